@@ -1,0 +1,36 @@
+# Quick start: `make demo` (set up, then the main job) and `make test` (set up, then the tests).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# This workplace keeps a CPU build of torch on disk (/opt/wheels); pinning it there avoids a
+# several-GB CUDA download. Elsewhere pip chooses torch itself.
+TORCH_CPU := $(wildcard /opt/wheels/torch-2.13.0*)
+
+.PHONY: setup demo test test-slow bench clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+ifneq ($(TORCH_CPU),)
+	$(BIN)/python -m pip install -q torch==2.13.0
+endif
+	$(BIN)/python -m pip install -q -e '.[train,dev]'
+	touch $@
+
+demo: setup
+	$(BIN)/python -m experiments.demo
+
+test: setup
+	$(BIN)/python -m pytest -n 2 -q
+
+test-slow: setup
+	$(BIN)/python -m pytest -n 2 -q -m slow
+
+bench: setup
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python -m experiments.benchmark
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""rummy_env: PettingZoo environments for the rummy family of card games."""

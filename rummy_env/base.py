@@ -1,0 +1,247 @@
+"""The thin PettingZoo AEC layer shared by all five games.
+
+A game is a plain-Python engine (``rummy_env/games/<game>.py``) that follows the
+:class:`Game` protocol below. :class:`CardGameEnv` wraps one as a PettingZoo AEC environment
+and keeps the shared contract of ``../shared/rules/README.md``: seeded ``reset`` with
+``options={"deal": ...}``, ``action_to_text`` / ``text_to_action``, observations that hold
+only what the seat may know, illegal actions refused with ``ValueError`` (state unchanged) or,
+with ``illegal_action_penalty=True``, PettingZoo classic's -1-and-end convention.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+
+class Game(Protocol):
+    """What an engine offers the wrapper. Seats are ints 0..n-1."""
+
+    num_players: int
+    num_actions: int
+    current_player: int
+    """Seat to act; meaningless once ``done``."""
+    done: bool
+    truncated: bool
+    """True when the episode ended by a cap (truncation), not a normal end."""
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over all actions for ``current_player`` (the engine may cache it; the
+        wrapper copies before handing it out)."""
+
+    def step(self, action: int) -> np.ndarray | None:
+        """Apply a legal action. Returns the per-seat rewards of this step, or None for all 0."""
+
+    def illegal_reason(self, action: int) -> str:
+        """Why ``action`` is not legal now (called only for masked-out actions)."""
+
+    def observation(self, seat: int) -> np.ndarray:
+        """float32 vector of fixed length ``observation_size``: what ``seat`` may know."""
+
+    def view(self, seat: int) -> dict:
+        """JSON-serialisable structured view of what ``seat`` may know.
+
+        Keys every game gives (the renderers, terminal player and agents rely on them):
+        ``game`` (e.g. ``"rummy_v0"``), ``seat``, ``num_players``, ``to_play`` (seat to act,
+        -1 once over), ``phase`` (str), ``done`` (bool), ``hand`` (own card texts, sorted by
+        suit then rank, jokers last), ``hand_sizes`` (list of int), ``scores`` (list of
+        numbers: the game's running totals), ``legal_actions`` (action texts, only when
+        ``seat == to_play``, else ``[]``), ``melds`` (list of ``{"index", "owner", "cards"}``
+        with piece texts in table order; ``[]`` in games without melds), ``discard`` (public
+        pile, bottom first; ``[]`` where it is face down), ``stock_size`` (int), ``events``
+        (recent public events as text, newest last, at most 20). Games add their own keys
+        (e.g. Ginny-O's ``board``); ``revealed_hands`` appears when the rules make hands public.
+        """
+
+    def render_text(self, seat: int) -> str:
+        """Readable text table of ``seat``'s view."""
+
+    def action_to_text(self, action: int) -> str: ...
+
+    def text_to_action(self, text: str) -> int: ...
+
+    def clone(self) -> "Game": ...
+
+    def to_dict(self) -> dict: ...
+
+
+class CardGameEnv(AECEnv):
+    """PettingZoo AEC environment over a :class:`Game` engine.
+
+    Subclasses set ``metadata`` and implement :meth:`_make_options` (validate keyword options,
+    raising ``ValueError`` naming a bad one), :meth:`_new_game` and the sizes.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}
+    reward_modes: tuple[str, ...] = ()
+
+    def __init__(self, render_mode: str | None = None, reward_mode: str | None = None,
+                 illegal_action_penalty: bool = False, **options: Any):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        if reward_mode is not None and reward_mode not in self.reward_modes:
+            raise ValueError(f"reward_mode {reward_mode!r} is not one of {list(self.reward_modes)}")
+        if not isinstance(illegal_action_penalty, bool):
+            raise ValueError(f"illegal_action_penalty must be a bool, got {illegal_action_penalty!r}")
+        self.render_mode = render_mode
+        self.illegal_action_penalty = illegal_action_penalty
+        self.options = self._make_options(reward_mode=reward_mode or self.reward_modes[0], **options)
+        n = self.options.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_size, num_actions = self._sizes()
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(-np.inf, np.inf, (obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self.np_random = np.random.default_rng()
+        self.seed_used: int | None = None
+        self.game: Game | None = None
+
+    # -- subclass hooks -------------------------------------------------------------------
+    def _make_options(self, **options: Any):
+        raise NotImplementedError
+
+    def _sizes(self) -> tuple[int, int]:
+        """(observation length, number of actions) for ``self.options``."""
+        raise NotImplementedError
+
+    def _new_game(self, rng: np.random.Generator, deal: dict | None) -> Game:
+        raise NotImplementedError
+
+    # -- spaces ---------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- AEC API --------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self.np_random = np.random.default_rng(seed)
+            self.seed_used = seed
+        deal = None
+        if options:
+            unknown = set(options) - {"deal"}
+            if unknown:
+                raise ValueError(f"unknown reset option(s) {sorted(unknown)}: only 'deal' is accepted")
+            deal = options.get("deal")
+        self.game = self._new_game(self.np_random, deal)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        game = self.game
+        if seat == game.current_player and not game.done:
+            mask = game.legal_mask().copy()
+        else:
+            mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
+        return {"observation": game.observation(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        seat = game.current_player
+        self._cumulative_rewards[agent] = 0.0
+        n_actions = self.action_spaces[agent].n
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"action {action!r} is not an integer action id") from None
+        if a != action or not 0 <= a < n_actions:
+            raise ValueError(f"action {action!r} is outside the action space 0..{n_actions - 1}")
+        if not game.legal_mask()[a]:
+            if not self.illegal_action_penalty:
+                raise ValueError(f"illegal action {a} '{game.action_to_text(a)}' for {agent}: "
+                                 f"{game.illegal_reason(a)}")
+            for other in self.agents:
+                self.rewards[other] = -1.0 if other == agent else 0.0
+                self.terminations[other] = True
+            self.infos[agent] = {"illegal_action": game.action_to_text(a)}
+            self._accumulate_rewards()
+            return
+        rewards = game.step(a)
+        agents = self.agents
+        if rewards is None:
+            for other in agents:
+                self.rewards[other] = 0.0
+        else:
+            for i, other in enumerate(agents):
+                self.rewards[other] = float(rewards[i])
+                self._cumulative_rewards[other] += float(rewards[i])
+        if game.done:
+            ended = self.truncations if game.truncated else self.terminations
+            for other in agents:
+                ended[other] = True
+        else:
+            self.agent_selection = self.possible_agents[game.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    # -- shared contract helpers -----------------------------------------------------------
+    def action_to_text(self, action: int) -> str:
+        return self._game_or_template().action_to_text(int(action))
+
+    def text_to_action(self, text: str) -> int:
+        return self._game_or_template().text_to_action(text)
+
+    def view(self, agent: str | int) -> dict:
+        """Structured, information-safe view of ``agent`` (name or seat)."""
+        seat = agent if isinstance(agent, int) else self.agent_name_mapping[agent]
+        return self.game.view(seat)
+
+    def _game_or_template(self) -> Game:
+        if self.game is None:
+            self.reset()
+        return self.game
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        if self.game is None:
+            raise ValueError("call reset() before render()")
+        seat = self.game.current_player
+        if self.render_mode == "rgb_array":
+            from .render import view_to_rgb
+            return view_to_rgb(self.game.view(seat), self.metadata["name"])
+        text = self.game.render_text(seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _repr_html_(self) -> str:
+        from .render import view_to_html
+        if self.game is None:
+            return f"<pre>{self.metadata['name']} (not reset)</pre>"
+        return view_to_html(self.game.view(self.game.current_player), self.metadata["name"])
+
+    def close(self) -> None:
+        pass
+
+
+def wrap(raw: CardGameEnv) -> AECEnv:
+    """PettingZoo classic's ``env()``: the raw env behind an order-enforcing wrapper.
+
+    Illegal actions are handled by the raw env itself (``ValueError`` or the penalty
+    option), so PettingZoo's ``TerminateIllegalWrapper`` is not used.
+    """
+    return wrappers.OrderEnforcingWrapper(raw)

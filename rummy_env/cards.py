@@ -1,0 +1,135 @@
+"""Cards: ids, text, points, packs and card sets, shared by all five games.
+
+A card id is ``c = 13 * suit + (rank - 1)``: suits C 0, D 1, H 2, S 3; ranks A 1 .. K 13
+(``../shared/rules/README.md``; the action layouts of every rules file use it). The joker is
+id 52 (``JOKER``). A card set of one deck is an ``int`` bitmask (bit ``c`` set = card held);
+a multi-deck hand is a count array of length 53 (index 52 = jokers).
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+NUM_CARDS = 52
+JOKER = 52
+
+RANK_OF = tuple(c % 13 + 1 for c in range(NUM_CARDS))
+"""Rank 1..13 (A=1) of each card id."""
+SUIT_OF = tuple(c // 13 for c in range(NUM_CARDS))
+"""Suit 0..3 (C D H S) of each card id."""
+CARD_TEXT = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(NUM_CARDS)) + ("JK",)
+"""Canonical text of each card id, ``"JK"`` for the joker."""
+BIT = tuple(1 << c for c in range(NUM_CARDS))
+FULL_DECK = (1 << NUM_CARDS) - 1
+
+POINTS = tuple(min(RANK_OF[c], 10) for c in range(NUM_CARDS))
+"""Standard point values (shared README): ace 1, 2-10 face value, J Q K 10."""
+
+
+def card(rank: int, suit: int) -> int:
+    """The id of the card of ``rank`` (1..13) and ``suit`` (0..3)."""
+    return 13 * suit + rank - 1
+
+
+def parse_rank(text: str) -> int:
+    """Rank 1..13 from ``A 2..9 T J Q K`` or ``10``, any case; ``ValueError`` otherwise."""
+    t = text.strip().upper()
+    if t == "10":
+        t = "T"
+    if len(t) != 1 or t not in RANKS:
+        raise ValueError(f"bad rank {text!r}: expected one of A 2-9 T (or 10) J Q K")
+    return RANKS.index(t) + 1
+
+
+def parse_card(text: str, allow_joker: bool = False) -> int:
+    """Card id from its text (``7H``, ``10h``, ``TH``; ``JK`` if ``allow_joker``).
+
+    Raises ``ValueError`` naming the text for anything else.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"bad card {text!r}: card texts are strings such as '7H'")
+    t = text.strip().upper()
+    if t == "JK":
+        if allow_joker:
+            return JOKER
+        raise ValueError(f"bad card {text!r}: this game has no jokers")
+    if len(t) < 2 or t[-1] not in SUITS:
+        raise ValueError(f"bad card {text!r}: expected rank then suit, e.g. '7H', 'TS', '10D'")
+    try:
+        rank = parse_rank(t[:-1])
+    except ValueError:
+        raise ValueError(f"bad card {text!r}: expected rank then suit, e.g. '7H', 'TS', '10D'") from None
+    return card(rank, SUITS.index(t[-1]))
+
+
+def parse_cards(texts: str | Iterable[str], allow_joker: bool = False) -> list[int]:
+    """Card ids from ``"7H 8H 9H"`` or ``["7H", "8H", "9H"]``."""
+    if isinstance(texts, str):
+        texts = texts.split()
+    return [parse_card(t, allow_joker) for t in texts]
+
+
+def card_text(c: int) -> str:
+    """Canonical text of card id ``c``."""
+    return CARD_TEXT[c]
+
+
+def cards_text(cards: Iterable[int]) -> str:
+    """``"7H 8H 9H"`` for the given ids, in the given order."""
+    return " ".join(CARD_TEXT[c] for c in cards)
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """Bitmask of a collection of distinct card ids (one deck)."""
+    m = 0
+    for c in cards:
+        m |= BIT[c]
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card ids in a bitmask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+
+
+def mask_to_array(mask: int, out: np.ndarray | None = None) -> np.ndarray:
+    """A bitmask of 52 cards as a float32 0/1 vector of length 52 (into ``out`` if given)."""
+    v = _BYTE_BITS[np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)].reshape(-1)[:NUM_CARDS]
+    if out is None:
+        return v.copy()
+    out[:] = v
+    return out
+
+
+def hand_points(mask: int, points: Sequence[int] = POINTS) -> int:
+    """Sum of the point values of the cards in a bitmask."""
+    return sum(points[c] for c in cards_of(mask))
+
+
+def make_pack(num_decks: int = 1, num_jokers: int = 0) -> list[int]:
+    """The card ids of a pack: ``num_decks`` copies of the 52 cards, then the jokers."""
+    return [c for _ in range(num_decks) for c in range(NUM_CARDS)] + [JOKER] * num_jokers
+
+
+def counts_of(cards: Iterable[int]) -> np.ndarray:
+    """Count array (length 53, index 52 = jokers) of a multiset of card ids."""
+    counts = np.zeros(NUM_CARDS + 1, dtype=np.int16)
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+def sort_key(c: int) -> tuple[int, int]:
+    """Sort cards for display: by suit, then rank; the joker last."""
+    return (4, 0) if c == JOKER else (SUIT_OF[c], RANK_OF[c])
