@@ -48,7 +48,8 @@ class Game(Protocol):
         ``game`` (e.g. ``"rummy_v0"``), ``seat``, ``num_players``, ``to_play`` (seat to act,
         -1 once over), ``phase`` (str), ``done`` (bool), ``hand`` (own card texts, sorted by
         suit then rank, jokers last), ``hand_sizes`` (list of int), ``scores`` (list of
-        numbers: the game's running totals), ``legal_actions`` (action texts, only when
+        numbers: the game's running totals), ``legal_actions`` (action texts in ascending
+        action-id order, i.e. aligned with ``np.flatnonzero(action_mask)``; only when
         ``seat == to_play``, else ``[]``), ``melds`` (list of ``{"index", "owner", "cards"}``
         with piece texts in table order; ``[]`` in games without melds), ``discard`` (public
         pile, bottom first; ``[]`` where it is face down), ``stock_size`` (int), ``events``

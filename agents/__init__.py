@@ -1,0 +1,4 @@
+"""Agents that play rummy_env games through one small interface (:class:`agents.base.Agent`)."""
+from .base import Agent, RandomAgent
+
+__all__ = ["Agent", "RandomAgent"]

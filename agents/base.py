@@ -1,0 +1,37 @@
+"""The agent interface shared by baselines, trained policies, tournaments and the terminal player."""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Agent:
+    """An agent sees only what its seat may see: the observation vector, the action mask and the
+    structured view (``env.unwrapped.view(agent)``), never the engine state.
+
+    ``view["legal_actions"]`` lists the legal action texts in ascending action-id order, aligned with
+    ``np.flatnonzero(action_mask)``, so an agent that reasons on texts returns
+    ``np.flatnonzero(action_mask)[i]`` for the i-th text.
+    """
+
+    name = "agent"
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        """Called at the start of every episode with the agent's seat and a seed for its own RNG."""
+        self.seat = seat
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self.reset(0, None)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(len(legal))])
