@@ -28,9 +28,12 @@ test: setup
 test-slow: setup
 	$(BIN)/python -m pytest -n 2 -q -m slow
 
+# Peers: RLCard and OpenSpiel in the project venv; PettingZoo 1.26.1 (the last with gin_rummy_v4)
+# in a venv of its own.
 bench: setup
 	$(BIN)/python -m pip install -q -e '.[bench]'
-	$(BIN)/python -m experiments.benchmark
+	test -x .venv-pz126/bin/python || ($(PYTHON) -m venv .venv-pz126 && .venv-pz126/bin/python -m pip install -q 'pettingzoo[classic]==1.26.1')
+	$(BIN)/python -m experiments.benchmark --out docs/benchmark.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info

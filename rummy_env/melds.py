@@ -211,3 +211,86 @@ def catalogue_masks(catalogue: Sequence[Sequence[int]]) -> list[int]:
             b |= BIT[c]
         out.append(b)
     return out
+
+
+def line_meld(pieces: Sequence[int], descending: bool = True) -> str | None:
+    """Kind of an *ordered* line of pieces (a crossword line, Ginny-O GO-15/GO-16), or None.
+
+    ``SET``: 3 or 4 pieces of one rank in distinct suits (order free). ``RUN``: 3 to 13 pieces
+    of one suit whose run positions rise by one at each step, or (with ``descending``) fall by
+    one at each step; an ace is position 1 or 14, never both in one run, and nothing wraps.
+    Jokers count as their declared cards (``piece % 52``).
+    """
+    n = len(pieces)
+    if n < 3 or n > 13:
+        return None
+    cards = [p - NUM_CARDS if p >= NUM_CARDS else p for p in pieces]
+    rank0 = RANK_OF[cards[0]]
+    if all(RANK_OF[c] == rank0 for c in cards):
+        if n > 4:
+            return None
+        suits = 0
+        for c in cards:
+            bit = 1 << SUIT_OF[c]
+            if suits & bit:
+                return None
+            suits |= bit
+        return SET
+    suit0 = SUIT_OF[cards[0]]
+    if any(SUIT_OF[c] != suit0 for c in cards):
+        return None
+    # the first non-ace card fixes where the run starts; aces must then sit at 1 or 14
+    for j, c in enumerate(cards):
+        if RANK_OF[c] != 1:
+            break
+    pos_j = RANK_OF[cards[j]]
+    for step in ((1, -1) if descending else (1,)):
+        start = pos_j - step * j
+        ok = True
+        for i, c in enumerate(cards):
+            p = start + step * i
+            r = RANK_OF[c]
+            if not (r == p or (r == 1 and p == 14)) or p < 1 or p > 14:
+                ok = False
+                break
+        if ok:
+            return RUN
+    return None
+
+
+def joker_catalogue(num_jokers: int, min_run: int = 3) -> list[tuple[int, ...]]:
+    """Meld catalogue with jokers, in the layout of contract_rummy.md (ids of ``meld`` actions).
+
+    Sets by rank A..K, suit subset CDH, CDS, CHS, DHS, CDHS, then joker placement; then runs by
+    suit C D H S, lowest position 1..12, length ``min_run``..(15 - lowest), then joker placement.
+    Placements: none, then one joker at each place in order, then (``num_jokers`` = 2) two
+    jokers in lexicographic order of places; a joker at a place is the piece ``52 + c`` of that
+    place's card. An entry whose multiset of pieces equals an earlier entry's is dropped. Each
+    entry lists its pieces in canonical order (a run by rising position, a high ace last).
+    Sizes: (1, 3) 2605, (2, 3) 9707, (0, 3) 373, (1, 4) 2413.
+    """
+    out: list[tuple[int, ...]] = []
+    seen: set[tuple[int, ...]] = set()
+
+    def add(cards: list[int]) -> None:
+        n = len(cards)
+        places: list[tuple[int, ...]] = [()]
+        if num_jokers >= 1:
+            places += [(i,) for i in range(n)]
+        if num_jokers >= 2:
+            places += [(i, j) for i in range(n) for j in range(i + 1, n)]
+        for pl in places:
+            pieces = tuple(c + NUM_CARDS if i in pl else c for i, c in enumerate(cards))
+            key = tuple(sorted(pieces))
+            if key not in seen:
+                seen.add(key)
+                out.append(pieces)
+
+    for r in range(1, 14):
+        for suits in SET_SUIT_CHOICES:
+            add([card(r, s) for s in suits])
+    for s in range(4):
+        for lo in range(1, 13):
+            for length in range(min_run, 16 - lo):
+                add([card(1 if p == 14 else p, s) for p in range(lo, lo + length)])
+    return out

@@ -1,0 +1,160 @@
+"""A trained PPO policy as an :class:`agents.base.Agent`, and the network it runs.
+
+``experiments/train_ppo.py`` trains :class:`PolicyNet` and writes checkpoints; any of them (the full
+training checkpoint ``checkpoint.pt`` or the small ``policy.pt`` export) loads here:
+
+    from agents.ppo_agent import load_ppo_agent
+    agent = load_ppo_agent("checkpoints/rummy_ppo.pt", "rummy")      # greedy by default
+    agent.reset(seat=0, seed=1)
+    action = agent.act(observation, action_mask, view)
+
+The action mask is applied the same way everywhere (:func:`masked_logits`): illegal logits are set to
+-1e9 before the softmax, so a masked action has probability 0 and the policy never picks one.
+Loading uses ``torch.load(..., weights_only=True)`` on the CPU.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+from .base import Agent
+
+CHECKPOINT_FORMAT = "rummy_env-ppo/1"
+MASK_FILL = -1e9
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``logits`` with every action where ``mask`` is 0/False set to -1e9."""
+    return torch.where(mask.bool(), logits, torch.full_like(logits, MASK_FILL))
+
+
+def masked_distribution(logits: torch.Tensor, mask: torch.Tensor) -> torch.distributions.Categorical:
+    """The categorical distribution the policy samples from, and PPO scores, under ``mask``."""
+    return torch.distributions.Categorical(logits=masked_logits(logits, mask))
+
+
+def _layer(layer: nn.Module, std: float = math.sqrt(2), bias: float = 0.0) -> nn.Module:
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+class PolicyNet(nn.Module):
+    """Actor-critic: a trunk, a policy head (one logit per action) and a value head.
+
+    The trunk is an MLP over the observation vector. When ``board_shape = (C, H, W)`` is given (a
+    game exposing board planes, e.g. Ginny-O's ``OBS_BOARD_SHAPE``), the ``C*H*W`` entries from
+    ``board_offset`` are read as planes by a small conv net whose features join the rest of the
+    observation before the MLP.
+    """
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (256, 256),
+                 board_shape: tuple[int, int, int] | None = None, board_offset: int = 0,
+                 conv_channels: int = 32):
+        super().__init__()
+        self.config = {"obs_size": int(obs_size), "num_actions": int(num_actions),
+                       "hidden": [int(h) for h in hidden],
+                       "board_shape": None if board_shape is None else [int(x) for x in board_shape],
+                       "board_offset": int(board_offset), "conv_channels": int(conv_channels)}
+        self.board_shape = self.config["board_shape"]
+        flat = obs_size
+        if self.board_shape is not None:
+            c, h, w = self.board_shape
+            self.board_slice = slice(board_offset, board_offset + c * h * w)
+            self.conv = nn.Sequential(
+                _layer(nn.Conv2d(c, conv_channels, 3, padding=1)), nn.ReLU(),
+                _layer(nn.Conv2d(conv_channels, conv_channels, 3, padding=1)), nn.ReLU(),
+                nn.AdaptiveAvgPool2d(4), nn.Flatten())
+            flat = obs_size - c * h * w + conv_channels * 16
+        layers: list[nn.Module] = []
+        for width in hidden:
+            layers += [_layer(nn.Linear(flat, width)), nn.Tanh()]
+            flat = width
+        self.trunk = nn.Sequential(*layers)
+        self.policy_head = _layer(nn.Linear(flat, num_actions), std=0.01)
+        self.value_head = _layer(nn.Linear(flat, 1), std=1.0)
+
+    def features(self, obs: torch.Tensor) -> torch.Tensor:
+        if self.board_shape is None:
+            return self.trunk(obs)
+        board = obs[:, self.board_slice].reshape(-1, *self.board_shape)
+        rest = torch.cat([obs[:, :self.board_slice.start], obs[:, self.board_slice.stop:]], dim=1)
+        return self.trunk(torch.cat([self.conv(board), rest], dim=1))
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits, value) before masking."""
+        x = self.features(obs)
+        return self.policy_head(x), self.value_head(x).squeeze(-1)
+
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.value_head(self.features(obs)).squeeze(-1)
+
+    @torch.no_grad()
+    def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False,
+            generator: torch.Generator | None = None) -> np.ndarray:
+        """Batched actions (numpy in, numpy out) for ``obs`` (B, obs_size) under ``mask`` (B, A)."""
+        logits, _ = self(torch.as_tensor(obs, dtype=torch.float32))
+        logits = masked_logits(logits, torch.as_tensor(mask, dtype=torch.bool))
+        if greedy:
+            return logits.argmax(dim=1).numpy()
+        probs = torch.softmax(logits, dim=1)
+        return torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy()
+
+
+def policy_from_checkpoint(data: dict) -> PolicyNet:
+    """The network stored in a checkpoint dict (training checkpoint or policy export)."""
+    if data.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"not a rummy_env PPO checkpoint (format {data.get('format')!r})")
+    cfg = data["model_config"]
+    net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]),
+                    None if cfg["board_shape"] is None else tuple(cfg["board_shape"]),
+                    cfg["board_offset"], cfg["conv_channels"])
+    net.load_state_dict(data["model"])
+    net.eval()
+    return net
+
+
+class PPOAgent(Agent):
+    """Plays a trained :class:`PolicyNet`: the arg-max legal action (``greedy=True``) or a sample from
+    the masked policy, seeded by :meth:`reset`."""
+
+    name = "ppo"
+
+    def __init__(self, net: PolicyNet, greedy: bool = True, game: str | None = None):
+        self.net = net
+        self.greedy = greedy
+        self.game = game
+        self.generator = torch.Generator()
+        self.reset(0, None)
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        super().reset(seat, seed)
+        self.generator.manual_seed(int(self.rng.integers(2**63 - 1)))
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
+        cfg = self.net.config
+        if observation.shape != (cfg["obs_size"],) or action_mask.shape != (cfg["num_actions"],):
+            raise ValueError(f"this policy takes observations of {cfg['obs_size']} and {cfg['num_actions']} "
+                             f"actions, got {observation.shape} and {action_mask.shape}")
+        return int(self.net.act(observation[None], action_mask[None], self.greedy, self.generator)[0])
+
+
+def load_ppo_agent(path: str, game: str | None = None, greedy: bool = True) -> PPOAgent:
+    """A :class:`PPOAgent` from a checkpoint file (CPU). ``ValueError`` if the file is not a PPO
+    checkpoint or was trained on another game than ``game`` (``"rummy"`` or ``"rummy_v0"``)."""
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch.load raises many kinds on a file that is not a checkpoint
+        raise ValueError(f"cannot load PPO checkpoint {path!r}: {e}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path!r} is not a rummy_env PPO checkpoint")
+    net = policy_from_checkpoint(data)
+    trained_on = data.get("game")
+    if game is not None and trained_on is not None:
+        key = game[:-3] if game.endswith("_v0") else game
+        if key != trained_on:
+            raise ValueError(f"checkpoint {path!r} was trained on {trained_on}, not {key}")
+    return PPOAgent(net, greedy=greedy, game=trained_on)

@@ -1,0 +1,100 @@
+"""Agent specs (strings on a command line) -> agent instances.
+
+Specs:
+
+- ``random``: :class:`agents.base.RandomAgent`, uniform over the legal actions.
+- ``heuristic``: the game's rule-based baseline, ``agents/heuristic_<game>.py`` (looked up lazily,
+  so a game without one yet only fails when it is asked for).
+- ``ppo:PATH``: a trained policy, ``agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
+  only then).
+
+Every error is a ``ValueError`` with a one-line message, so command-line tools can print it.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+
+from rummy_env.registry import GAMES
+
+from .base import Agent, RandomAgent
+
+HEURISTICS = {
+    "rummy": ("agents.heuristic_rummy", "RummyHeuristic"),
+    "tongits": ("agents.heuristic_tongits", "TongitsHeuristic"),
+    "i_doubt_it": ("agents.heuristic_i_doubt_it", "IDoubtItHeuristic"),
+    "contract_rummy": ("agents.heuristic_contract_rummy", "ContractRummyHeuristic"),
+    "ginny_o": ("agents.heuristic_ginny_o", "GinnyOHeuristic"),
+}
+
+AGENT_SPECS = ("random", "heuristic", "ppo:PATH")
+
+
+def game_key(game: str) -> str:
+    """``"rummy"`` for ``"rummy"`` or ``"rummy_v0"``; ``ValueError`` for an unknown game."""
+    key = game[:-3] if game.endswith("_v0") else game
+    if key not in GAMES:
+        raise ValueError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
+    return key
+
+
+def heuristic_class(game: str) -> type[Agent]:
+    """The rule-based agent class of ``game``; ``ValueError`` if that game has none yet."""
+    key = game_key(game)
+    module_name, class_name = HEURISTICS[key]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name != module_name:
+            raise
+        raise ValueError(f"no heuristic agent for {key} yet ({module_name.replace('.', '/')}.py "
+                         f"does not exist)") from None
+    try:
+        return getattr(module, class_name)
+    except AttributeError:
+        raise ValueError(f"{module_name} does not define {class_name}") from None
+
+
+def check_agent_spec(spec: str, game: str) -> None:
+    """Raise ``ValueError`` if ``spec`` cannot give an agent for ``game``, without building it
+    (a ``ppo:`` spec is checked for an existing file but not loaded)."""
+    key = game_key(game)
+    if spec == "random":
+        return
+    if spec == "heuristic":
+        heuristic_class(key)
+        return
+    if spec.startswith("ppo:"):
+        path = spec[4:]
+        if not path:
+            raise ValueError("agent spec 'ppo:' needs a checkpoint path, e.g. ppo:runs/rummy/model.pt")
+        if not os.path.exists(path):
+            raise ValueError(f"agent spec {spec!r}: no such checkpoint file {path!r}")
+        return
+    raise ValueError(f"unknown agent {spec!r}: choose one of {', '.join(AGENT_SPECS)}")
+
+
+def make_agent(spec: str, game: str) -> Agent:
+    """A fresh agent for ``spec`` playing ``game`` (see the module docstring for the specs)."""
+    check_agent_spec(spec, game)
+    key = game_key(game)
+    if spec == "random":
+        agent = RandomAgent()
+        agent.uses_view = False  # it reads only the mask: tournaments skip building the view
+        return agent
+    if spec == "heuristic":
+        return heuristic_class(key)()
+    from .ppo_agent import load_ppo_agent
+    return load_ppo_agent(spec[4:], key)
+
+
+def agent_labels(specs: list[str]) -> list[str]:
+    """Display names for a list of specs, unique: repeated specs get ``#1``, ``#2``, ...;
+    ``ppo:dir/model.pt`` shows as ``ppo:model.pt``."""
+    short = [f"ppo:{os.path.basename(s[4:]) or s[4:]}" if s.startswith("ppo:") else s for s in specs]
+    labels = []
+    for i, name in enumerate(short):
+        if short.count(name) > 1:
+            name = f"{name}#{short[:i].count(name) + 1}"
+        labels.append(name)
+    return labels

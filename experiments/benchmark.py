@@ -1,0 +1,243 @@
+"""Random-play throughput of the rummy_env games and their nearest peers, side by side in one run.
+
+Every target runs in its own subprocess (so peak memory is that process's own) for the same
+wall-clock budget, playing complete games with uniformly random legal actions:
+
+- ours: the full PettingZoo AEC loop of ``<game>_v0.env()``: ``agent_iter``, ``last`` (which
+  builds the observation and mask), ``step``;
+- ``pz126:gin_rummy_v4``: PettingZoo 1.26.1's gin rummy (removed in 1.27), same loop, run from a
+  separate virtual environment (``.venv-pz126``; made by ``make bench``) if it exists;
+- ``rlcard:gin-rummy``: RLCard's environment stepped directly (it builds the state every step);
+- ``open_spiel:gin_rummy``: OpenSpiel's C++ game, reading ``observation_tensor`` every decision.
+
+Reported: env steps/s (decisions), games/s, steps per game, microseconds per step spent in
+``step`` and in observe (``last()`` / ``observation_tensor`` / state extraction), peak RSS.
+Prints a table and writes JSON (atomically). Run: ``python -m experiments.benchmark``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+OURS = {
+    "rummy_v0 (2p)": ("rummy", {}),
+    "tongits_v0 (3p)": ("tongits", {}),
+    "i_doubt_it_v0 (4p)": ("i_doubt_it", {"num_players": 4}),
+    "i_doubt_it_v0 (8p)": ("i_doubt_it", {"num_players": 8}),
+    "contract_rummy_v0 (4p)": ("contract_rummy", {"num_players": 4}),
+    "contract_rummy_v0 (6p, 2 decks)": ("contract_rummy", {"num_players": 6, "num_decks": 2}),
+    "ginny_o_v0 (2p)": ("ginny_o", {"num_players": 2}),
+    "ginny_o_v0 (4p)": ("ginny_o", {"num_players": 4}),
+}
+PEERS = ["pz126:gin_rummy_v4", "rlcard:gin-rummy", "open_spiel:gin_rummy"]
+PZ126_PYTHON = os.path.join(ROOT, ".venv-pz126", "bin", "python")
+
+
+def _peak_rss_mb() -> float:
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _aec_loop(env, seconds: float, seed: int) -> dict:
+    """Play complete games through the AEC API until ``seconds`` have passed."""
+    import random
+
+    import numpy as np
+
+    rng = random.Random(seed)
+    flatnonzero = np.flatnonzero
+    perf = time.perf_counter
+    steps = games = 0
+    t_step = t_obs = 0.0
+    episode_seed = seed
+    start = perf()
+    while perf() - start < seconds:
+        env.reset(seed=episode_seed)
+        episode_seed += 1
+        for _agent in env.agent_iter():
+            t0 = perf()
+            obs, _reward, term, trunc, _info = env.last()
+            t1 = perf()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = flatnonzero(obs["action_mask"])
+            action = int(legal[int(rng.random() * len(legal))])
+            t2 = perf()
+            env.step(action)
+            t_step += perf() - t2
+            t_obs += t1 - t0
+            steps += 1
+        games += 1
+    return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": t_obs}
+
+
+def _run_ours(game: str, options: dict, seconds: float, seed: int) -> dict:
+    sys.path.insert(0, ROOT)
+    from rummy_env.registry import make_env
+    return _aec_loop(make_env(game, **options), seconds, seed)
+
+
+def _run_pz126(seconds: float, seed: int) -> dict:
+    from pettingzoo.classic import gin_rummy_v4
+    return _aec_loop(gin_rummy_v4.env(), seconds, seed)
+
+
+def _run_rlcard(seconds: float, seed: int) -> dict:
+    import random
+
+    import rlcard
+
+    rng = random.Random(seed)
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+    perf = time.perf_counter
+    steps = games = 0
+    t_step = 0.0
+    start = perf()
+    while perf() - start < seconds:
+        state, _player = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"].keys())
+            action = legal[int(rng.random() * len(legal))]
+            t0 = perf()
+            state, _player = env.step(action)  # builds the next state (observation) too
+            t_step += perf() - t0
+            steps += 1
+        games += 1
+    return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": 0.0,
+            "note": "observation built inside step"}
+
+
+def _run_open_spiel(seconds: float, seed: int) -> dict:
+    import random
+
+    import pyspiel
+
+    rng = random.Random(seed)
+    game = pyspiel.load_game("gin_rummy")
+    perf = time.perf_counter
+    steps = games = 0
+    t_step = t_obs = 0.0
+    start = perf()
+    while perf() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            t0 = perf()
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            t1 = perf()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            t_step += perf() - t1
+            t_obs += t1 - t0
+            steps += 1
+        games += 1
+    return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": t_obs,
+            "note": "chance nodes (deals) applied outside the step count"}
+
+
+def _worker(target: str, seconds: float, seed: int) -> dict:
+    if target in OURS:
+        game, options = OURS[target]
+        result = _run_ours(game, options, seconds, seed)
+    elif target == "pz126:gin_rummy_v4":
+        result = _run_pz126(seconds, seed)
+    elif target == "rlcard:gin-rummy":
+        result = _run_rlcard(seconds, seed)
+    elif target == "open_spiel:gin_rummy":
+        result = _run_open_spiel(seconds, seed)
+    else:
+        raise ValueError(f"unknown target {target!r}")
+    result["peak_rss_mb"] = _peak_rss_mb()
+    return result
+
+
+def measure(target: str, seconds: float, seed: int) -> dict:
+    """Run one target in a fresh subprocess; returns its numbers or ``{"error": ...}``."""
+    python = sys.executable
+    if target.startswith("pz126:"):
+        if not os.path.exists(PZ126_PYTHON):
+            return {"error": "no .venv-pz126 (python -m venv .venv-pz126 && .venv-pz126/bin/pip install "
+                             "'pettingzoo[classic]==1.26.1')"}
+        python = PZ126_PYTHON
+    cmd = [python, os.path.abspath(__file__), "--worker", target, "--seconds", str(seconds), "--seed", str(seed)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+        return {"error": last}
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    steps = max(result["steps"], 1)
+    result.update({
+        "steps_per_s": result["steps"] / result["seconds"],
+        "games_per_s": result["games"] / result["seconds"],
+        "steps_per_game": result["steps"] / max(result["games"], 1),
+        "us_step": 1e6 * result["step_s"] / steps,
+        "us_observe": 1e6 * result["observe_s"] / steps,
+    })
+    return result
+
+
+def format_table(results: dict[str, dict], reference: str | None) -> str:
+    head = f"| {'environment':34} | {'steps/s':>9} | {'games/s':>8} | {'steps/game':>10} | " \
+           f"{'us step':>7} | {'us observe':>10} | {'peak MB':>7} | {'vs ' + (reference or '-'):>26} |"
+    lines = [head, "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"]
+    ref = results.get(reference, {}).get("steps_per_s") if reference else None
+    for name, r in results.items():
+        if "error" in r:
+            lines.append(f"| {name:34} | not measured: {r['error'][:90]}")
+            continue
+        ratio = f"{r['steps_per_s'] / ref:.1f}x" if ref else "-"
+        lines.append(f"| {name:34} | {r['steps_per_s']:9,.0f} | {r['games_per_s']:8.2f} | {r['steps_per_game']:10.1f} | "
+                     f"{r['us_step']:7.1f} | {r['us_observe']:10.1f} | {r['peak_rss_mb']:7.0f} | {ratio:>26} |")
+    return "\n".join(lines)
+
+
+def write_json_atomic(path: str, data: dict) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f, indent=2)
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="wall-clock budget per target (default 5)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", default="", help="comma-separated substrings of target names to run")
+    parser.add_argument("--out", default=os.path.join("results", "benchmark.json"), help="JSON output path")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(_worker(args.worker, args.seconds, args.seed)))
+        return 0
+    targets = list(OURS) + PEERS
+    if args.only:
+        wanted = [w.strip() for w in args.only.split(",") if w.strip()]
+        targets = [t for t in targets if any(w in t for w in wanted)]
+    results = {}
+    for target in targets:
+        print(f"measuring {target} ...", file=sys.stderr, flush=True)
+        results[target] = measure(target, args.seconds, args.seed)
+    reference = "pz126:gin_rummy_v4" if "steps_per_s" in results.get("pz126:gin_rummy_v4", {}) else None
+    print(format_table(results, reference))
+    write_json_atomic(args.out, {"seconds_per_target": args.seconds, "seed": args.seed, "python": sys.version.split()[0],
+                                 "results": results})
+    print(f"\nwrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""``rummy-env``: one command line for tournaments, replays, the demo, benchmarks, play and training.
+
+Bad arguments (unknown game, unknown agent, bad option value, ...) print one line and exit with
+status 2; a failure while running prints one line and exits with status 1.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import os
+import sys
+from typing import Any, Callable
+
+from rummy_env.registry import GAMES
+
+
+class UsageError(Exception):
+    """A bad command line; the message is printed as one line and the exit status is 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, no usage dump, no traceback
+        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``key=value`` -> (key, value); value read as bool (true/false), None (none/null), int,
+    float, or else kept as a string."""
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"bad --option {text!r}: expected key=value, e.g. num_players=3")
+    v = value.strip()
+    low = v.lower()
+    if low in ("true", "false"):
+        return key, low == "true"
+    if low in ("none", "null"):
+        return key, None
+    for cast in (int, float):
+        try:
+            return key, cast(v)
+        except ValueError:
+            pass
+    return key, v
+
+
+def _lazy_main(module: str, what: str) -> Callable:
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name != module:
+            raise
+        raise UsageError(f"rummy-env {what}: {module.replace('.', '/')}.py is not available yet") from None
+    return mod.main
+
+
+def _forward(func: Callable, argv: list[str], prog: str) -> int:
+    """Call a tool's ``main`` with ``argv`` (or through ``sys.argv`` if it takes no arguments)."""
+    saved = sys.argv
+    sys.argv = [prog, *argv]  # the tool's own usage and error lines then name `rummy-env <command>`
+    try:
+        rc = func(argv) if inspect.signature(func).parameters else func()
+    finally:
+        sys.argv = saved
+    return int(rc or 0)
+
+
+# -- subcommands ----------------------------------------------------------------------------------
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from .tournament import TournamentConfig, check_config, default_out_dir, describe, run_tournament
+
+    agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
+    config = TournamentConfig(game=args.game, agents=agents, games=args.games, seed=args.seed,
+                              options=dict(args.option), workers=args.workers)
+    try:
+        check_config(config)
+    except ValueError as e:
+        raise UsageError(f"rummy-env tournament: error: {e}") from None
+    out = args.out or str(default_out_dir(config))
+    results = run_tournament(config, out_dir=out, progress=not args.quiet, log_games=not args.no_log)
+    print(describe(results))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import load_game, replay_game
+
+    if not os.path.exists(args.file):
+        raise UsageError(f"rummy-env replay: error: no such file {args.file!r}")
+    try:
+        record = load_game(args.file, args.game_index)
+    except ValueError as e:
+        raise UsageError(f"rummy-env replay: error: {e}") from None
+    result = replay_game(record, show=None if args.quiet else print)
+    header = (f"{record['game']}_v0 game {args.game_index}: seed {record['seed']}, "
+              f"options {record.get('options', {})}, seats {record.get('seating')}")
+    if result.ok:
+        print(f"{header}\nreproduced: {result.steps} actions, returns {result.returns} "
+              f"match the recorded {result.recorded}")
+        return 0
+    print(f"{header}\nNOT reproduced: " + "; ".join(result.problems), file=sys.stderr)
+    return 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import main as demo_main
+
+    argv = ["--games", str(args.games), "--workers", str(args.workers), "--seed", str(args.seed)]
+    if args.out:
+        argv += ["--out", args.out]
+    return demo_main(argv)
+
+
+# Commands whose arguments all go to another tool's ``main`` (parsed there, not here).
+FORWARDED = {"bench": ("experiments.benchmark", "bench"), "train": ("experiments.train_ppo", "train")}
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from agents.registry import check_agent_spec
+
+    try:
+        check_agent_spec(args.opponents, args.game)
+    except ValueError as e:
+        raise UsageError(f"rummy-env play: error: {e}") from None
+    return int(_lazy_main("experiments.play", "play")(args) or 0)
+
+
+def _game(name: str) -> str:
+    key = name[:-3] if name.endswith("_v0") else name
+    if key not in GAMES:
+        raise argparse.ArgumentTypeError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
+    return key
+
+
+def _count(name: str, minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{name} must be at least {minimum}, got {value}")
+        return value
+    parse.__name__ = name
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    games = ", ".join(GAMES)
+    parser = _Parser(prog="rummy-env", description="rummy_env tools: tournaments between agents, "
+                     "game replays, the demo, benchmarks, playing in the terminal and PPO training.",
+                     epilog="Errors print one line; set RUMMY_ENV_TRACEBACK=1 to see the traceback "
+                     "of a failure while running.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    cpus = os.cpu_count() or 1
+
+    t = sub.add_parser("tournament", help="play agents against each other with duplicate deals; "
+                       "report win shares, mean rewards (95%% CIs) and openskill ratings",
+                       description="Every deal seed is replayed with the agents rotated through all "
+                       "seats (duplicate deals), so card and seat luck cancel. Writes results.json, "
+                       "results.csv, win_shares.png and the replay log games.jsonl under --out.")
+    t.add_argument("--game", required=True, type=_game, help=f"one of: {games}")
+    t.add_argument("--agents", default="random,heuristic",
+                   help="comma-separated agent specs: random, heuristic, ppo:PATH (default random,heuristic)")
+    t.add_argument("--games", type=_count("--games", 1), default=1000,
+                   help="number of games, rounded up to whole deal seeds x seatings (default 1000)")
+    t.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed (default 0)")
+    t.add_argument("--workers", type=_count("--workers", 1), default=cpus,
+                   help=f"worker processes (default: all {cpus} cores)")
+    t.add_argument("--out", default=None, help="output directory (default runs/tournament_<game>_<agents>_seed<S>)")
+    t.add_argument("--option", action="append", default=[], type=parse_option, metavar="KEY=VALUE",
+                   help="environment option, repeatable, e.g. --option num_players=3 --option ace_high=true")
+    t.add_argument("--no-log", action="store_true", help="do not write the per-game replay log")
+    t.add_argument("--quiet", action="store_true", help="no progress bar")
+    t.set_defaults(func=cmd_tournament)
+
+    r = sub.add_parser("replay", help="replay one logged game step by step and check its returns",
+                       description="Rebuilds the environment from the logged seed and options, steps "
+                       "the logged action texts, prints the table before each action and checks that "
+                       "the returns match the log (exit status 1 if they do not).")
+    r.add_argument("file", help="a games.jsonl replay log written by `rummy-env tournament`")
+    r.add_argument("--game-index", type=_count("--game-index", 0), default=0,
+                   help="the game's index in the tournament (default 0)")
+    r.add_argument("--quiet", action="store_true", help="only check, do not print the tables")
+    r.set_defaults(func=cmd_replay)
+
+    d = sub.add_parser("demo", help="baseline tournament (random vs heuristic) in every available game, "
+                       "one table", description="Plays random against the rule-based agent in every "
+                       "game whose environment and heuristic exist and prints one table.")
+    d.add_argument("--games", type=_count("--games", 1), default=None,
+                   help="games per game type (default: sized per game to finish in about a minute)")
+    d.add_argument("--workers", type=_count("--workers", 1), default=cpus, help=f"worker processes (default {cpus})")
+    d.add_argument("--seed", type=_count("--seed", 0), default=0)
+    d.add_argument("--out", default=None, help="output directory (default runs/demo)")
+    d.set_defaults(func=cmd_demo)
+
+    b = sub.add_parser("bench", help="random-play throughput against peer libraries (experiments.benchmark)",
+                       description="Runs experiments.benchmark; further arguments go to it "
+                       "(see `rummy-env bench --help`).", add_help=False)
+    b.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    p = sub.add_parser("play", help="play a game in the terminal against agents",
+                       description="Play one seat in the terminal; the other seats are agents.")
+    p.add_argument("game", type=_game, help=f"one of: {games}")
+    p.add_argument("--seat", type=_count("--seat", 0), default=0, help="your seat (default 0)")
+    p.add_argument("--opponents", default="heuristic", help="heuristic, random or ppo:PATH (default heuristic)")
+    p.add_argument("--seed", type=_count("--seed", 0), default=None, help="deal seed (default random)")
+    p.set_defaults(func=cmd_play)
+
+    tr = sub.add_parser("train", help="train a PPO agent (experiments.train_ppo)",
+                        description="Runs experiments.train_ppo; further arguments go to it "
+                        "(see `rummy-env train --help`).", add_help=False)
+    tr.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``rummy-env``; returns the exit status."""
+    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        if argv and argv[0] in FORWARDED:  # everything after the command belongs to the tool
+            module, what = FORWARDED[argv[0]]
+            return _forward(_lazy_main(module, what), argv[1:], f"rummy-env {what}")
+        args = parser.parse_args(argv)
+        return args.func(args)
+    except UsageError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("rummy-env: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a failure while running: one line, not a traceback
+        if os.environ.get("RUMMY_ENV_TRACEBACK"):
+            raise
+        print(f"rummy-env: error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,486 @@
+"""Tournaments between agents in any rummy_env game: duplicate deals, confidence intervals, ratings.
+
+Design (issue 7):
+
+- **Duplicate deals with seat rotation.** With n seats and k agents (k <= n) the agents sit
+  cyclically (seat s gets agent s mod k) and that seating is rotated through all n shifts, each
+  shift replaying the *same* deal seed. Every agent therefore plays every seat on every deal seed,
+  which cancels the luck of the cards and of the seat. With k > n every n-agent subset is a
+  lineup, each rotated the same way. ``--games G`` plays ceil(G / seatings) deal seeds.
+- **Win credit.** The seat with the highest episode return wins the game; a tie for highest splits
+  the credit equally. An agent's *win share* is its win credit per seat it played, so an agent no
+  better than the others scores 1/n.
+- **Confidence intervals (95%).** Percentile bootstrap over deal seeds (2,000 resamples): all the
+  games of one deal seed (every rotation) are resampled together, because they share the cards and
+  are not independent. Used for both mean reward and win share.
+- **Rating.** openskill's Plackett-Luce model, updated game by game in game-index order, every
+  seat its own team, ranked by episode return (ties share a rank). An agent sitting several seats
+  of one game gets the mean of its seats' updated ratings.
+- **Reproducibility.** Every game's environment seed, options, seating, agent seeds, action texts
+  and returns go to a JSON-lines log as games finish (``experiments.replay`` replays any of them);
+  results go to JSON and CSV (atomic writes) and a PNG plot of win shares with their CIs.
+
+Games run in parallel on a process pool (chunks of deal seeds); every worker builds its own
+environment and agents from the specs, so nothing unpicklable crosses a process boundary.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from agents.registry import agent_labels, check_agent_spec, game_key, make_agent
+from rummy_env.registry import GAMES, make_raw_env
+
+from . import io
+
+BOOTSTRAP_RESAMPLES = 2000
+CI_METHOD = (f"95% percentile bootstrap over deal seeds ({BOOTSTRAP_RESAMPLES} resamples; "
+             "all seat rotations of a deal seed resampled together)")
+WIN_RULE = "a seat wins when it has the highest episode return; ties for highest split the win"
+RATING_METHOD = ("openskill PlackettLuce, one team per seat ranked by episode return, "
+                 "updated in game-index order")
+
+
+class TournamentError(RuntimeError):
+    """A game could not be played (e.g. an agent chose an illegal action)."""
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What to play. ``games`` is a minimum: whole deal seeds (all rotations) are played."""
+
+    game: str
+    agents: tuple[str, ...]
+    games: int = 1000
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    workers: int = 1
+
+
+# -- seating and seeds ------------------------------------------------------------------------------
+def seatings(num_agents: int, num_seats: int) -> list[tuple[int, ...]]:
+    """Agent index per seat for every game of one deal seed (see the module docstring)."""
+    if num_agents < 1:
+        raise ValueError("a tournament needs at least one agent")
+    if num_agents <= num_seats:
+        lineups = [tuple(s % num_agents for s in range(num_seats))]
+    else:
+        lineups = list(combinations(range(num_agents), num_seats))
+    return [tuple(lineup[(s + r) % num_seats] for s in range(num_seats))
+            for lineup in lineups for r in range(num_seats)]
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """Environment seed of deal number ``deal`` in a tournament with base ``seed``."""
+    return int(np.random.SeedSequence([seed, deal]).generate_state(1)[0])
+
+
+def agent_seed(seed: int, deal: int, rotation: int, seat: int) -> int:
+    """Seed handed to ``Agent.reset`` for one seat of one game."""
+    return int(np.random.SeedSequence([seed, deal, rotation, seat, 1]).generate_state(1)[0])
+
+
+def num_deals(config: TournamentConfig, num_seats: int) -> int:
+    return math.ceil(config.games / len(seatings(len(config.agents), num_seats)))
+
+
+# -- configuration checks -------------------------------------------------------------------------
+def check_config(config: TournamentConfig) -> int:
+    """Raise ``ValueError`` (one-line message) for anything wrong; return the number of seats."""
+    key = game_key(config.game)
+    if "render_mode" in config.options:
+        raise ValueError("render_mode is not a tournament option (games are not rendered; "
+                         "`rummy-env replay` shows any logged game)")
+    try:
+        env = make_raw_env(key, **config.options)
+    except ModuleNotFoundError as e:
+        if e.name != GAMES[key]:
+            raise
+        raise ValueError(f"game {key!r} is not available yet ({GAMES[key].replace('.', '/')}.py "
+                         f"does not exist)") from None
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"bad option for {key}: {e}") from None
+    if not config.agents:
+        raise ValueError("give at least one agent, e.g. --agents random,heuristic")
+    for spec in config.agents:
+        check_agent_spec(spec, key)
+    if config.games < 1:
+        raise ValueError(f"--games must be at least 1, got {config.games}")
+    if config.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {config.workers}")
+    if config.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {config.seed}")
+    try:
+        json.dumps(config.options)
+    except TypeError as e:
+        raise ValueError(f"options must be JSON values (they are recorded for replays): {e}") from None
+    return len(env.possible_agents)
+
+
+# -- playing --------------------------------------------------------------------------------------
+def play_game(env, seat_agents: list, env_seed: int, agent_seeds: list[int]) -> dict:
+    """One episode on a raw ``CardGameEnv``; each seat's agent acts from its observation, mask and
+    view only. Returns the action texts, per-seat returns, steps and whether it was truncated.
+
+    An agent with ``uses_view = False`` (e.g. ``random``, which reads only the mask) is handed
+    ``{}`` instead of the view, which saves building the view every step."""
+    env.reset(seed=env_seed)
+    for seat, agent in enumerate(seat_agents):
+        agent.reset(seat, agent_seeds[seat])
+    names = env.possible_agents
+    mapping = env.agent_name_mapping
+    returns = [0.0] * len(names)
+    actions: list[str] = []
+    while True:
+        name = env.agent_selection
+        if env.terminations[name] or env.truncations[name]:
+            break
+        seat = mapping[name]
+        obs = env.observe(name)
+        agent = seat_agents[seat]
+        view = env.view(seat) if getattr(agent, "uses_view", True) else {}
+        action = agent.act(obs["observation"], obs["action_mask"], view)
+        text = env.action_to_text(action)
+        env.step(action)
+        actions.append(text)
+        rewards = env.rewards
+        for i, n in enumerate(names):
+            returns[i] += rewards[n]
+    return {"actions": actions, "returns": returns, "steps": len(actions),
+            "truncated": bool(any(env.truncations.values()))}
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_state(game: str, options: dict, specs: tuple[str, ...]) -> dict:
+    """The env and agents of this process, built once per configuration."""
+    key = (game, json.dumps(options, sort_keys=True), specs)
+    if _WORKER.get("key") != key:
+        _WORKER.clear()
+        _WORKER.update(key=key, env=make_raw_env(game, **options), agents={})
+    return _WORKER
+
+
+def _play_chunk(game: str, options: dict, specs: tuple[str, ...], labels: list[str], seed: int,
+                tasks: list[tuple[int, int, int, tuple[int, ...]]]) -> list[dict]:
+    """Play ``tasks`` (game index, deal, rotation, seating) and return their log records."""
+    state = _worker_state(game, options, specs)
+    env, agents = state["env"], state["agents"]
+    records = []
+    for index, deal, rotation, seating in tasks:
+        seat_agents = []
+        for seat, a in enumerate(seating):
+            if (a, seat) not in agents:
+                agents[(a, seat)] = make_agent(specs[a], game)
+            seat_agents.append(agents[(a, seat)])
+        env_seed = deal_seed(seed, deal)
+        seeds = [agent_seed(seed, deal, rotation, s) for s in range(len(seating))]
+        try:
+            result = play_game(env, seat_agents, env_seed, seeds)
+        except Exception as e:  # name the game so it can be reproduced; the cause's type too
+            cause = "" if isinstance(e, ValueError) else f"{type(e).__name__}: "
+            raise TournamentError(f"{game} game {index} (env seed {env_seed}, seats "
+                                  f"{[labels[a] for a in seating]}): {cause}{e}") from e
+        records.append({
+            "index": index, "game": game, "env": f"{game}_v0", "options": options,
+            "seed": env_seed, "deal": deal, "rotation": rotation,
+            "seating": [labels[a] for a in seating], "agent_index": list(seating),
+            "agent_specs": [specs[a] for a in seating], "agent_seeds": seeds, **result,
+        })
+    return records
+
+
+def _chunks(tasks: list, per_chunk: int) -> list[list]:
+    return [tasks[i:i + per_chunk] for i in range(0, len(tasks), per_chunk)]
+
+
+# -- statistics -----------------------------------------------------------------------------------
+def win_credit(returns: list[float]) -> list[float]:
+    """Win credit of each seat: 1 for the sole highest return, 1/m each for an m-way tie."""
+    best = max(returns)
+    winners = [r == best for r in returns]
+    share = 1.0 / sum(winners)
+    return [share if w else 0.0 for w in winners]
+
+
+def bootstrap_ratio_ci(numer: np.ndarray, denom: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES,
+                       seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap CI of ``sum(numer) / sum(denom)`` resampling clusters (deal seeds).
+
+    ``numer[d]`` and ``denom[d]`` are one cluster's totals (e.g. win credit and seats played on deal
+    seed d). Resampling is done with multinomial cluster weights in batches to bound memory.
+    """
+    numer = np.asarray(numer, dtype=np.float64)
+    denom = np.asarray(denom, dtype=np.float64)
+    n = len(numer)
+    if n == 0 or denom.sum() == 0:
+        return (math.nan, math.nan)
+    rng = np.random.default_rng(seed)
+    batch = max(1, 4_000_000 // n)
+    stats = []
+    p = np.full(n, 1.0 / n)
+    done = 0
+    while done < resamples:
+        m = min(batch, resamples - done)
+        w = rng.multinomial(n, p, size=m).astype(np.float64)
+        den = w @ denom
+        with np.errstate(invalid="ignore", divide="ignore"):
+            stats.append((w @ numer) / den)
+        done += m
+    values = np.concatenate(stats)
+    values = values[np.isfinite(values)]
+    alpha = (1.0 - level) / 2.0
+    lo, hi = np.quantile(values, [alpha, 1.0 - alpha])
+    return (float(lo), float(hi))
+
+
+def openskill_ratings(records: list[dict], num_agents: int) -> list[dict]:
+    """Plackett-Luce ratings of every agent after all ``records`` (sorted by game index)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = [model.rating() for _ in range(num_agents)]
+    for rec in sorted(records, key=lambda r: r["index"]):
+        seating = rec["agent_index"]
+        teams = [[model.rating(mu=ratings[a].mu, sigma=ratings[a].sigma)] for a in seating]
+        new = model.rate(teams, scores=list(rec["returns"]))
+        updates: dict[int, list] = {}
+        for a, team in zip(seating, new):
+            updates.setdefault(a, []).append(team[0])
+        for a, rs in updates.items():
+            ratings[a] = model.rating(mu=sum(r.mu for r in rs) / len(rs),
+                                      sigma=sum(r.sigma for r in rs) / len(rs))
+    return [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in ratings]
+
+
+def summarize(records: list[dict], labels: list[str], specs: list[str], num_seats: int,
+              ci_seed: int = 0) -> list[dict]:
+    """Per-agent mean reward and win share with bootstrap CIs, per-seat win shares and ratings."""
+    k = len(labels)
+    deals = sorted({r["deal"] for r in records})
+    col = {d: i for i, d in enumerate(deals)}
+    wins = np.zeros((k, len(deals)))
+    seats = np.zeros((k, len(deals)))
+    rets = np.zeros((k, len(deals)))
+    seat_wins = np.zeros((k, num_seats))
+    seat_games = np.zeros((k, num_seats))
+    for rec in records:
+        j = col[rec["deal"]]
+        for s, (a, c, ret) in enumerate(zip(rec["agent_index"], win_credit(rec["returns"]), rec["returns"])):
+            wins[a, j] += c
+            seats[a, j] += 1
+            rets[a, j] += ret
+            seat_wins[a, s] += c
+            seat_games[a, s] += 1
+    ratings = openskill_ratings(records, k)
+    out = []
+    for a in range(k):
+        played = seats[a].sum()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            by_seat = seat_wins[a] / seat_games[a]
+        out.append({
+            "agent": labels[a], "spec": specs[a], "seat_games": int(played),
+            "mean_reward": float(rets[a].sum() / played) if played else math.nan,
+            "mean_reward_ci": list(bootstrap_ratio_ci(rets[a], seats[a], seed=ci_seed)),
+            "win_share": float(wins[a].sum() / played) if played else math.nan,
+            "win_share_ci": list(bootstrap_ratio_ci(wins[a], seats[a], seed=ci_seed)),
+            "equal_share": 1.0 / num_seats,
+            "win_share_by_seat": [None if math.isnan(x) else float(x) for x in by_seat],
+            "rating_mu": ratings[a]["mu"], "rating_sigma": ratings[a]["sigma"],
+            "rating_ordinal": ratings[a]["ordinal"],
+        })
+    return out
+
+
+# -- output ---------------------------------------------------------------------------------------
+CSV_FIELDS = ["game", "agent", "spec", "seat_games", "mean_reward", "mean_reward_lo", "mean_reward_hi",
+              "win_share", "win_share_lo", "win_share_hi", "equal_share", "rating_mu", "rating_sigma",
+              "rating_ordinal"]
+
+
+def format_table(summary: list[dict], with_game: bool = False) -> str:
+    """A fixed-width text table of ``summarize`` rows (one line per agent); ``with_game`` adds a
+    first column from each row's ``"game"``."""
+    head = (["game"] if with_game else []) + ["agent", "seat-games", "mean reward [95% CI]",
+                                               "win share [95% CI]", "rating mu±sigma"]
+    rows = []
+    for s in summary:
+        lo, hi = s["mean_reward_ci"]
+        wlo, whi = s["win_share_ci"]
+        rows.append(([s["game"]] if with_game else []) + [
+            s["agent"], str(s["seat_games"]),
+            f"{s['mean_reward']:.3g} [{lo:.3g}, {hi:.3g}]",
+            f"{s['win_share']:.3f} [{wlo:.3f}, {whi:.3f}]",
+            f"{s['rating_mu']:.1f}±{s['rating_sigma']:.1f}",
+        ])
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head] + rows)
+
+
+def plot_win_shares(summary: list[dict], title: str, path: str | os.PathLike) -> Path:
+    """PNG bar chart of win shares with 95% CIs and the equal-strength share (Agg, no pyplot)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(1.6 + 1.3 * len(summary), 3.6), dpi=110)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    x = np.arange(len(summary))
+    share = np.array([s["win_share"] for s in summary])
+    lo = np.array([s["win_share_ci"][0] for s in summary])
+    hi = np.array([s["win_share_ci"][1] for s in summary])
+    ax.bar(x, share, color="#4C72B0", width=0.6)
+    ax.errorbar(x, share, yerr=[share - lo, hi - share], fmt="none", ecolor="black", capsize=5)
+    ax.axhline(summary[0]["equal_share"], color="gray", linestyle="--", linewidth=1, label="equal strength")
+    ax.set_xticks(x, [s["agent"] for s in summary])
+    ax.set_ylabel("win share per seat (95% CI)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=8, loc="upper right")
+    fig.tight_layout()
+    return io.save_figure(path, fig)
+
+
+def default_out_dir(config: TournamentConfig) -> Path:
+    names = "_vs_".join(a.replace(":", "-").replace("/", "-") for a in agent_labels(list(config.agents)))
+    return Path("runs") / f"tournament_{game_key(config.game)}_{names}_seed{config.seed}"
+
+
+# -- driver ---------------------------------------------------------------------------------------
+def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None = None,
+                   progress: bool = True, log_games: bool = True,
+                   on_records: Callable[[list[dict]], None] | None = None) -> dict:
+    """Play the tournament and return its results (also written under ``out_dir`` if given).
+
+    Files in ``out_dir``: ``results.json``, ``results.csv``, ``win_shares.png`` and (with
+    ``log_games``) ``games.jsonl``, the replay log, appended as games finish.
+    """
+    game = game_key(config.game)
+    num_seats = check_config(config)
+    specs = tuple(config.agents)
+    labels = agent_labels(list(specs))
+    options = dict(config.options)
+    lineup = seatings(len(specs), num_seats)
+    deals = num_deals(config, num_seats)
+    tasks = [(d * len(lineup) + r, d, r, seating)
+             for d in range(deals) for r, seating in enumerate(lineup)]
+    total = len(tasks)
+    workers = min(config.workers, max(1, deals))
+    per_chunk = len(lineup) * max(1, math.ceil(deals / (workers * 16)))
+    chunks = _chunks(tasks, per_chunk)
+
+    out = Path(out_dir) if out_dir is not None else None
+    log_path = out / "games.jsonl" if (out is not None and log_games) else None
+    if log_path is not None:
+        io.write_text(log_path, "")
+
+    kept: list[dict] = []
+    steps = 0
+
+    def collect(records: list[dict]) -> None:
+        nonlocal steps
+        if log_path is not None:
+            io.append_jsonl(log_path, records)
+        if on_records is not None:
+            on_records(records)
+        for r in records:
+            steps += r["steps"]
+            kept.append({k: v for k, v in r.items() if k != "actions"})
+
+    from tqdm import tqdm
+
+    start = time.perf_counter()
+    args = (game, options, specs, labels, config.seed)
+    if workers == 1:
+        try:
+            with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
+                for chunk in chunks:
+                    records = _play_chunk(*args, chunk)
+                    collect(records)
+                    bar.update(len(records))
+        finally:
+            _WORKER.clear()  # in-process run: do not keep its env and agents for the next one
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            pending = {pool.submit(_play_chunk, *args, chunk) for chunk in chunks}
+            with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
+                try:
+                    while pending:
+                        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for fut in finished:
+                            records = fut.result()
+                            collect(records)
+                            bar.update(len(records))
+                except BaseException:
+                    for fut in pending:
+                        fut.cancel()
+                    raise
+    wall = time.perf_counter() - start
+
+    summary = summarize(kept, labels, list(specs), num_seats, ci_seed=config.seed)
+    results = {
+        "game": game, "env": f"{game}_v0", "options": options, "agents": list(specs), "labels": labels,
+        "seed": config.seed, "num_seats": num_seats,
+        "seatings": [[labels[a] for a in s] for s in lineup],
+        "deals": deals, "games": total, "games_requested": config.games, "workers": workers,
+        "wall_s": wall, "games_per_s": total / wall if wall > 0 else math.inf,
+        "steps": steps, "steps_per_s": steps / wall if wall > 0 else math.inf,
+        "truncated_games": sum(1 for r in kept if r["truncated"]),
+        "win_rule": WIN_RULE, "ci_method": CI_METHOD, "rating_method": RATING_METHOD,
+        "config": asdict(config), "summary": summary,
+    }
+    if out is not None:
+        results["files"] = {"results_json": str(out / "results.json"), "results_csv": str(out / "results.csv"),
+                            "plot": str(out / "win_shares.png")}
+        if log_path is not None:
+            results["files"]["games_log"] = str(log_path)
+        write_results(results, out)
+    return results
+
+
+def write_results(results: dict, out: Path) -> None:
+    """results.json, results.csv and win_shares.png under ``out`` (each written atomically)."""
+    io.write_json(out / "results.json", results)
+    rows = []
+    for s in results["summary"]:
+        rows.append({
+            "game": results["game"], "agent": s["agent"], "spec": s["spec"], "seat_games": s["seat_games"],
+            "mean_reward": s["mean_reward"], "mean_reward_lo": s["mean_reward_ci"][0],
+            "mean_reward_hi": s["mean_reward_ci"][1], "win_share": s["win_share"],
+            "win_share_lo": s["win_share_ci"][0], "win_share_hi": s["win_share_ci"][1],
+            "equal_share": s["equal_share"], "rating_mu": s["rating_mu"], "rating_sigma": s["rating_sigma"],
+            "rating_ordinal": s["rating_ordinal"],
+        })
+    io.write_csv(out / "results.csv", rows, CSV_FIELDS)
+    title = (f"{results['env']} {results['options'] or ''}: {results['games']} games "
+             f"({results['deals']} deal seeds x {len(results['seatings'])} seatings)")
+    plot_win_shares(results["summary"], title, out / "win_shares.png")
+
+
+def describe(results: dict) -> str:
+    """Readable report: the table plus run facts."""
+    lines = [
+        f"{results['env']} options={json.dumps(results['options'])}: {results['games']} games = "
+        f"{results['deals']} deal seeds x {len(results['seatings'])} seatings, "
+        f"{results['workers']} worker(s), {results['wall_s']:.1f} s "
+        f"({results['games_per_s']:.1f} games/s, {results['steps_per_s']:.0f} steps/s)",
+        format_table(results["summary"]),
+        f"win share: {WIN_RULE}; equal strength = {results['summary'][0]['equal_share']:.3f}",
+        f"CIs: {CI_METHOD}",
+        f"rating: {RATING_METHOD}",
+    ]
+    if results["truncated_games"]:
+        lines.append(f"{results['truncated_games']} game(s) ended by a cap (truncated)")
+    if "files" in results:
+        lines.append("wrote " + ", ".join(results["files"].values()))
+    return "\n".join(lines)

@@ -1,0 +1,607 @@
+"""PPO self-play for rummy_env games, CleanRL style: one file, read top to bottom.
+
+    .venv/bin/python -m experiments.train_ppo --game rummy --opt reward_mode=win_loss --opt max_rounds=1 \\
+        --total-timesteps 100000 --run-dir runs/rummy_ppo
+
+What it does
+* ``num_envs`` games run side by side (:class:`rummy_env.vector.VectorGames`, the engines without
+  the PettingZoo layer). In each game one seat is the learner (``--seat``: a seat or ``random``, drawn
+  per episode); the other seats are played by an opponent drawn per episode from ``--opponents``
+  (weights over ``pool`` = a past snapshot of the policy, ``heuristic`` = the game's rule-based agent
+  when ``agents/heuristic_<game>.py`` exists, ``random``). Between two learner turns the opponents
+  play; the learner's transition reward is its rewards summed over that stretch, so each game is a
+  single-agent environment for the learner and the rollout is CleanRL's (num_steps, num_envs) grid.
+  An episode end (normal or by a cap) is terminal for GAE.
+* The policy (:class:`agents.ppo_agent.PolicyNet`, an MLP; a small conv net over board planes when
+  the game module exposes ``OBS_BOARD_SHAPE``) samples from :func:`agents.ppo_agent.masked_distribution`,
+  and the update scores actions with that same function, so the stored log-probability equals the
+  recomputed one at the start of every update (logged as ``logp_err0``, tested).
+* Every ``--snapshot-every`` updates the policy joins the opponent pool (``--pool-size`` slots,
+  oldest replaced; the pool starts with the initial policy).
+* Before the first update and every ``--eval-every`` updates the greedy policy plays ``--eval-episodes`` games against each of
+  ``--eval-opponents`` (default: heuristic if it exists, and random), the learner's seat rotating;
+  the win share is 1 for a sole best return, 1/k when k seats share the best, else 0 (1/n = par).
+* Output in ``--run-dir``: ``train.csv`` (one row per update), ``eval.csv``, ``learning_curve.png``,
+  ``checkpoint.pt`` (everything needed to resume) and ``policy.pt`` (network only, for
+  :func:`agents.ppo_agent.load_ppo_agent`). Both are written to a temporary file and moved into place
+  with ``os.replace`` every ``--save-every`` updates. ``checkpoint.pt`` holds the model, optimizer, the
+  games in flight with their generators, the opponents, the pool, the torch / numpy RNG states, the
+  update and step counters and every log row; a run killed at any moment and started again with the
+  same command continues from the last checkpoint exactly as if it had not stopped (``train.csv`` and
+  ``eval.csv`` are rewritten from the checkpoint's rows, so no row is lost or repeated). ``--no-resume``
+  starts over.
+
+Seeding: ``--seed`` seeds torch, the games (one generator each, spawned from the seed), episode
+set-up (seats, opponents) and minibatch order, so two runs with the same arguments give the same
+parameters (on one thread: ``--torch-threads 1``, the default).
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import dataclasses
+import json
+import os
+import pickle
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.ppo_agent import CHECKPOINT_FORMAT, PolicyNet, masked_distribution
+from agents.registry import make_agent
+from rummy_env.registry import game_module
+from rummy_env.vector import VectorGames
+
+
+@dataclass
+class Args:
+    game: str = "rummy"
+    """game name (rummy, tongits, i_doubt_it, contract_rummy, ginny_o)"""
+    opt: list[str] = field(default_factory=list)
+    """env option key=value (repeatable), e.g. --opt reward_mode=win_loss --opt max_rounds=1"""
+    seed: int = 1
+    run_dir: str = ""
+    """output folder (default runs/<game>_ppo_s<seed>)"""
+    total_timesteps: int = 50_000
+    """learner decisions in all"""
+    num_envs: int = 16
+    num_steps: int = 64
+    """learner decisions per game per update"""
+    learning_rate: float = 2.5e-4
+    anneal_lr: bool = True
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    num_minibatches: int = 4
+    update_epochs: int = 4
+    norm_adv: bool = True
+    clip_coef: float = 0.2
+    clip_vloss: bool = True
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float = 0.0
+    """stop an update's epochs early above this approximate KL (0: never)"""
+    hidden: str = "256,256"
+    seat: str = "random"
+    """learner seat: an int or 'random' (per episode)"""
+    opponents: str = "pool:1,heuristic:1,random:1"
+    """opponent kinds and weights; kinds that do not exist for the game are dropped"""
+    pool_size: int = 5
+    snapshot_every: int = 10
+    eval_every: int = 10
+    eval_episodes: int = 64
+    eval_opponents: str = ""
+    """comma-separated agent specs (default: heuristic if it exists, and random)"""
+    save_every: int = 1
+    torch_threads: int = 1
+    resume: bool = True
+    progress: bool = True
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    for f in dataclasses.fields(Args):
+        name = "--" + f.name.replace("_", "-")
+        if f.type in ("bool", bool):
+            parser.add_argument(name, action=argparse.BooleanOptionalAction, default=f.default)
+        elif f.name == "opt":
+            parser.add_argument(name, action="append", default=[], metavar="KEY=VALUE")
+        else:
+            kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
+            parser.add_argument(name, type=kind, default=f.default)
+    return Args(**vars(parser.parse_args(argv)))
+
+
+def parse_env_options(items: list[str]) -> dict:
+    """``KEY=VALUE`` strings as keyword options (values parsed as JSON when they parse, else strings)."""
+    options = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--opt expects KEY=VALUE, got {item!r}")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def win_share(returns: np.ndarray, seat: int) -> float:
+    """1 for a sole best return, 1/k when k seats share the best, else 0."""
+    best = returns.max()
+    return 1.0 / int((returns == best).sum()) if returns[seat] == best else 0.0
+
+
+# -------------------------------------------------------------------------------------------------
+# Games with one learner seat each
+# -------------------------------------------------------------------------------------------------
+class Arena:
+    """``num_envs`` games; in each the learner holds one seat and an opponent kind holds the others.
+
+    ``kinds`` are labels: ``"pool"`` (a snapshot slot of the policy, acted for by the caller's
+    ``pool_act(slot, obs, mask)``) or an agent spec (``"random"``, ``"heuristic"``, ``"ppo:PATH"``).
+    Picklable: the games, generators and agents travel in the training checkpoint.
+    """
+
+    def __init__(self, game: str, num_envs: int, seed: int, options: dict, kinds: list[str],
+                 weights: list[float], seat: str, pool_len: int = 0, new_episodes: bool = True):
+        self.game = game
+        self.vg = VectorGames(game, num_envs, seed, **options)
+        self.n = self.vg.num_players
+        self.kinds = kinds
+        self.weights = np.asarray(weights, np.float64) / np.sum(weights)
+        self.seat = seat
+        self.pool_len = pool_len
+        self.new_episodes = new_episodes
+        self.rng = np.random.default_rng([seed, 7919])
+        self.agents: dict[tuple[int, int, int], object] = {}
+        self.learner = np.zeros(num_envs, np.int64)
+        self.kind = np.zeros(num_envs, np.int64)
+        self.slot = np.zeros(num_envs, np.int64)
+        self.env_steps = 0
+        self.episodes: list[tuple[int, float, float, int]] = []
+        """finished episodes since the last :meth:`take_episodes`: (kind, return, win share, length)"""
+        for i in range(num_envs):
+            self.new_episode(i)
+
+    def new_episode(self, i: int, seat: int | None = None, kind: int | None = None) -> None:
+        rng = self.rng
+        self.learner[i] = (int(rng.integers(self.n)) if self.seat == "random" else int(self.seat)) \
+            if seat is None else seat
+        self.kind[i] = int(rng.choice(len(self.kinds), p=self.weights)) if kind is None else kind
+        label = self.kinds[self.kind[i]]
+        if label == "pool":
+            self.slot[i] = int(rng.integers(self.pool_len))
+            return
+        for s in range(self.n):
+            if s != self.learner[i]:
+                key = (i, s, int(self.kind[i]))
+                if key not in self.agents:
+                    self.agents[key] = make_agent(label, self.game)
+                self.agents[key].reset(s, int(rng.integers(2**63 - 1)))
+
+    def opponent_actions(self, ids, obs, mask, seat, pool_act) -> np.ndarray:
+        actions = np.empty(len(ids), np.int64)
+        kinds = self.kind[ids]
+        for k in np.unique(kinds):
+            sel = np.flatnonzero(kinds == k)
+            if self.kinds[k] == "pool":
+                slots = self.slot[ids[sel]]
+                for slot in np.unique(slots):
+                    sub = sel[slots == slot]
+                    actions[sub] = pool_act(int(slot), obs[sub], mask[sub])
+            else:
+                for j in sel:
+                    i, s = int(ids[j]), int(seat[j])
+                    agent = self.agents[(i, s, int(k))]
+                    actions[j] = agent.act(obs[j], mask[j], self.vg.games[i].view(s))
+        return actions
+
+    def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Step games ``ids``; (learner reward, episode ended) per game. Ended games get a new
+        episode set-up (a new deal is already in place)."""
+        res = self.vg.step(actions, ids)
+        self.env_steps += len(ids)
+        rewards = res.rewards[np.arange(len(ids)), self.learner[ids]]
+        for j in np.flatnonzero(res.done):
+            i = int(ids[j])
+            seat = int(self.learner[i])
+            self.episodes.append((int(self.kind[i]), float(res.returns[j, seat]),
+                                  win_share(res.returns[j], seat), int(res.lengths[j])))
+            if self.new_episodes:
+                self.new_episode(i)
+        return rewards, res.done
+
+    def advance(self, ids: np.ndarray, reward: np.ndarray, ended: np.ndarray, pool_act) -> None:
+        """Let the opponents play in games ``ids`` until the learner is to act in each; add the
+        learner's rewards to ``reward[i]`` and mark ``ended[i]`` when an episode ends meanwhile."""
+        ids = np.asarray(ids, np.int64)
+        while ids.size:
+            obs, mask, seat = self.vg.observe(ids)
+            waiting = seat != self.learner[ids]
+            ids, obs, mask, seat = ids[waiting], obs[waiting], mask[waiting], seat[waiting]
+            if not ids.size:
+                return
+            r, d = self.step(ids, self.opponent_actions(ids, obs, mask, seat, pool_act))
+            reward[ids] += r
+            ended[ids] |= d
+
+    def take_episodes(self) -> list[tuple[int, float, float, int]]:
+        out, self.episodes = self.episodes, []
+        return out
+
+
+# -------------------------------------------------------------------------------------------------
+# Checkpoints
+# -------------------------------------------------------------------------------------------------
+def atomic_torch_save(obj, path: str) -> None:
+    """Write ``obj`` to ``path`` so that ``path`` always holds a complete file (temp + os.replace)."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "wb") as f:
+        torch.save(obj, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def write_csv(path: str, rows: list[dict]) -> None:
+    """Rewrite ``path`` with ``rows`` (temp + os.replace)."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", newline="") as f:
+        if rows:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    os.replace(tmp, path)
+
+
+def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], title: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    steps = [r["global_step"] for r in train_rows]
+    ax1.plot(steps, [r["win_share"] for r in train_rows], lw=0.8, label="win share vs training opponents")
+    ax1.plot(steps, [r["ep_return"] for r in train_rows], lw=0.8, label="mean episode return")
+    ax1.set_ylabel("training")
+    ax1.legend(fontsize=8)
+    for opponent in dict.fromkeys(r["opponent"] for r in eval_rows):
+        rows = [r for r in eval_rows if r["opponent"] == opponent]
+        ax2.plot([r["global_step"] for r in rows], [r["win_share"] for r in rows], marker="o",
+                 label=f"greedy vs {opponent}")
+    ax2.set_ylabel("eval win share")
+    ax2.set_xlabel("learner decisions")
+    ax2.set_ylim(0, 1)
+    ax2.legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    tmp = os.path.join(run_dir, f".learning_curve.tmp{os.getpid()}.png")
+    fig.savefig(tmp, dpi=90)
+    plt.close(fig)
+    os.replace(tmp, os.path.join(run_dir, "learning_curve.png"))
+
+
+# -------------------------------------------------------------------------------------------------
+# PPO
+# -------------------------------------------------------------------------------------------------
+def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, b: dict, args: Args,
+               rng: np.random.Generator) -> dict:
+    """CleanRL's PPO update over the flattened batch ``b``; returns the logged statistics."""
+    batch_size = b["obs"].shape[0]
+    minibatch_size = max(1, batch_size // args.num_minibatches)
+    with torch.no_grad():
+        logits, _ = net(b["obs"])
+        logp_err0 = (masked_distribution(logits, b["mask"]).log_prob(b["actions"]) - b["logp"]).abs().max().item()
+    clipfracs, approx_kl = [], torch.zeros(())
+    pg_loss = v_loss = entropy_loss = torch.zeros(())
+    for _ in range(args.update_epochs):
+        order = rng.permutation(batch_size)
+        for start in range(0, batch_size, minibatch_size):
+            mb = torch.as_tensor(order[start:start + minibatch_size])
+            logits, newvalue = net(b["obs"][mb])
+            dist = masked_distribution(logits, b["mask"][mb])
+            newlogp = dist.log_prob(b["actions"][mb])
+            entropy = dist.entropy()
+            logratio = newlogp - b["logp"][mb]
+            ratio = logratio.exp()
+            with torch.no_grad():
+                approx_kl = ((ratio - 1) - logratio).mean()
+                clipfracs.append(((ratio - 1.0).abs() > args.clip_coef).float().mean().item())
+            adv = b["advantages"][mb]
+            if args.norm_adv and len(mb) > 1:
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            pg_loss = torch.max(-adv * ratio, -adv * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)).mean()
+            if args.clip_vloss:
+                v_unclipped = (newvalue - b["returns"][mb]) ** 2
+                v_clipped = b["values"][mb] + torch.clamp(newvalue - b["values"][mb], -args.clip_coef, args.clip_coef)
+                v_loss = 0.5 * torch.max(v_unclipped, (v_clipped - b["returns"][mb]) ** 2).mean()
+            else:
+                v_loss = 0.5 * ((newvalue - b["returns"][mb]) ** 2).mean()
+            entropy_loss = entropy.mean()
+            loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
+            optimizer.step()
+        if args.target_kl and approx_kl.item() > args.target_kl:
+            break
+    y_pred, y_true = b["values"].numpy(), b["returns"].numpy()
+    var_y = np.var(y_true)
+    return {"policy_loss": pg_loss.item(), "value_loss": v_loss.item(), "entropy": entropy_loss.item(),
+            "approx_kl": approx_kl.item(), "clipfrac": float(np.mean(clipfracs)),
+            "explained_var": float("nan") if var_y == 0 else float(1 - np.var(y_true - y_pred) / var_y),
+            "logp_err0": logp_err0}
+
+
+def compute_gae(rewards, ended, values, next_value, gamma, lam):
+    """Advantages and returns over a (T, N) rollout; ``ended[t]``: the episode ended after step t."""
+    T = rewards.shape[0]
+    advantages = torch.zeros_like(rewards)
+    lastgae = torch.zeros_like(next_value)
+    for t in reversed(range(T)):
+        nxt = next_value if t == T - 1 else values[t + 1]
+        nonterminal = 1.0 - ended[t]
+        delta = rewards[t] + gamma * nxt * nonterminal - values[t]
+        lastgae = delta + gamma * lam * nonterminal * lastgae
+        advantages[t] = lastgae
+    return advantages, advantages + values
+
+
+_FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads")
+"""Arguments a resumed run may change."""
+
+
+class Trainer:
+    """The run's state (what the checkpoint holds) and its steps."""
+
+    def __init__(self, args: Args):
+        self.args = args
+        self.key = args.game[:-3] if args.game.endswith("_v0") else args.game
+        self.options = parse_env_options(args.opt)
+        self.run_dir = args.run_dir or os.path.join("runs", f"{self.key}_ppo_s{args.seed}")
+        self.batch_size = args.num_envs * args.num_steps
+        self.num_updates = max(1, args.total_timesteps // self.batch_size)
+        self.heuristic = self._has_heuristic()
+        kinds, weights = [], []
+        for item in args.opponents.split(","):
+            label, _, w = item.strip().partition(":")
+            if label == "heuristic" and not self.heuristic:
+                continue
+            kinds.append(label)
+            weights.append(float(w or 1))
+        if not kinds or sum(weights) <= 0:
+            raise ValueError(f"--opponents {args.opponents!r} leaves no opponent for {self.key}")
+        self.kinds = kinds
+        self.eval_specs = [s for s in args.eval_opponents.split(",") if s] or \
+            (["heuristic"] if self.heuristic else []) + ["random"]
+
+        random.seed(args.seed)
+        np.random.seed(args.seed)
+        torch.manual_seed(args.seed)
+        module = game_module(self.key)
+        board = getattr(module, "OBS_BOARD_SHAPE", None)
+        self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1)
+        vg = self.arena.vg
+        self.net = PolicyNet(vg.obs_size, vg.num_actions, tuple(int(h) for h in args.hidden.split(",") if h),
+                             board_shape=board, board_offset=getattr(module, "OBS_BOARD_OFFSET", 0))
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
+        self.pool = [copy.deepcopy(self.net.state_dict())]
+        self.pool_nets = [self._frozen(self.pool[0])]
+        self.rng = np.random.default_rng([args.seed, 104729])
+        self.update = 0
+        self.global_step = 0
+        self.elapsed = 0.0
+        self.train_rows: list[dict] = []
+        self.eval_rows: list[dict] = []
+
+    def _has_heuristic(self) -> bool:
+        try:
+            make_agent("heuristic", self.key)
+        except ValueError:
+            return False
+        return True
+
+    def _frozen(self, state: dict) -> PolicyNet:
+        net = PolicyNet(**{k: v for k, v in self.net.config.items()})
+        net.load_state_dict(state)
+        net.eval()
+        return net
+
+    def pool_act(self, slot: int, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.pool_nets[slot].act(obs, mask)
+
+    # -- checkpoints ------------------------------------------------------------------------------
+    @property
+    def checkpoint_path(self) -> str:
+        return os.path.join(self.run_dir, "checkpoint.pt")
+
+    def policy_dict(self) -> dict:
+        return {"format": CHECKPOINT_FORMAT, "game": self.key, "options": self.options,
+                "model_config": self.net.config, "model": self.net.state_dict(),
+                "update": self.update, "global_step": self.global_step}
+
+    def save(self) -> None:
+        state = self.policy_dict()
+        state.update({
+            "args": dataclasses.asdict(self.args), "optimizer": self.optimizer.state_dict(),
+            "pool": self.pool, "arena": pickle.dumps(self.arena), "rng": pickle.dumps(self.rng),
+            "torch_rng": torch.get_rng_state(), "py_random": pickle.dumps(random.getstate()),
+            "np_global": pickle.dumps(np.random.get_state()), "elapsed": self.elapsed,
+            "train_rows": self.train_rows, "eval_rows": self.eval_rows})
+        atomic_torch_save(state, self.checkpoint_path)
+        atomic_torch_save(self.policy_dict(), os.path.join(self.run_dir, "policy.pt"))
+
+    def load(self) -> None:
+        data = torch.load(self.checkpoint_path, map_location="cpu", weights_only=False)
+        saved = {k: v for k, v in data["args"].items() if k not in _FREE_ARGS}
+        mine = {k: v for k, v in dataclasses.asdict(self.args).items() if k in saved}
+        if saved != mine:
+            diff = sorted(k for k in saved if saved[k] != mine[k])
+            raise ValueError(f"{self.checkpoint_path} was written with other arguments ({', '.join(diff)}); "
+                             f"use another --run-dir or --no-resume")
+        self.net.load_state_dict(data["model"])
+        self.optimizer.load_state_dict(data["optimizer"])
+        self.pool = data["pool"]
+        self.pool_nets = [self._frozen(s) for s in self.pool]
+        self.arena = pickle.loads(data["arena"])
+        self.rng = pickle.loads(data["rng"])
+        torch.set_rng_state(data["torch_rng"])
+        random.setstate(pickle.loads(data["py_random"]))
+        np.random.set_state(pickle.loads(data["np_global"]))
+        self.update, self.global_step, self.elapsed = data["update"], data["global_step"], data["elapsed"]
+        self.train_rows, self.eval_rows = data["train_rows"], data["eval_rows"]
+
+    # -- one update -------------------------------------------------------------------------------
+    def collect(self) -> dict:
+        """One rollout of ``num_steps`` learner decisions in every game, as tensors."""
+        args, arena, net = self.args, self.arena, self.net
+        T, N = args.num_steps, args.num_envs
+        vg = arena.vg
+        everyone = np.arange(N)
+        obs_b = torch.zeros((T, N, vg.obs_size))
+        mask_b = torch.zeros((T, N, vg.num_actions), dtype=torch.bool)
+        act_b = torch.zeros((T, N), dtype=torch.long)
+        logp_b, val_b, rew_b, end_b = (torch.zeros((T, N)) for _ in range(4))
+        for t in range(T):
+            obs, mask, _ = vg.observe()
+            obs_t, mask_t = torch.from_numpy(obs), torch.from_numpy(mask).bool()
+            with torch.no_grad():
+                logits, value = net(obs_t)
+                dist = masked_distribution(logits, mask_t)
+                action = dist.sample()
+                logp = dist.log_prob(action)
+            obs_b[t], mask_b[t], act_b[t], logp_b[t], val_b[t] = obs_t, mask_t, action, logp, value
+            reward, ended = arena.step(everyone, action.numpy())
+            reward = reward.astype(np.float64)
+            arena.advance(everyone, reward, ended, self.pool_act)
+            rew_b[t] = torch.from_numpy(reward).float()
+            end_b[t] = torch.from_numpy(ended.astype(np.float32))
+        with torch.no_grad():
+            next_value = net.value(torch.from_numpy(vg.observe()[0]))
+        adv, ret = compute_gae(rew_b, end_b, val_b, next_value, args.gamma, args.gae_lambda)
+        return {"obs": obs_b.reshape(T * N, -1), "mask": mask_b.reshape(T * N, -1),
+                "actions": act_b.reshape(-1), "logp": logp_b.reshape(-1), "values": val_b.reshape(-1),
+                "advantages": adv.reshape(-1), "returns": ret.reshape(-1)}
+
+    def train_one_update(self) -> dict:
+        args = self.args
+        start = time.perf_counter()
+        env_steps0 = self.arena.env_steps
+        if args.anneal_lr:
+            self.optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - self.update / self.num_updates)
+        batch = self.collect()
+        stats = ppo_update(self.net, self.optimizer, batch, args, self.rng)
+        self.update += 1
+        self.global_step += self.batch_size
+        if self.update % args.snapshot_every == 0:
+            slot = (self.update // args.snapshot_every) % args.pool_size
+            state = copy.deepcopy(self.net.state_dict())
+            if slot < len(self.pool):
+                self.pool[slot] = state
+                self.pool_nets[slot] = self._frozen(state)
+            else:
+                self.pool.append(state)
+                self.pool_nets.append(self._frozen(state))
+            self.arena.pool_len = len(self.pool)
+        episodes = self.arena.take_episodes()
+        seconds = time.perf_counter() - start
+        self.elapsed += seconds
+        row = {"update": self.update, "global_step": self.global_step, "env_steps": self.arena.env_steps,
+               "episodes": len(episodes),
+               "ep_return": float(np.mean([e[1] for e in episodes])) if episodes else float("nan"),
+               "win_share": float(np.mean([e[2] for e in episodes])) if episodes else float("nan"),
+               "ep_length": float(np.mean([e[3] for e in episodes])) if episodes else float("nan"),
+               **stats, "lr": self.optimizer.param_groups[0]["lr"],
+               "sps": round((self.arena.env_steps - env_steps0) / seconds, 1), "time_s": round(self.elapsed, 2)}
+        self.train_rows.append(row)
+        return row
+
+    def evaluate(self) -> list[dict]:
+        """Greedy policy vs each eval opponent, ``eval_episodes`` games each, seats rotating."""
+        args = self.args
+        rows = []
+        for spec in self.eval_specs:
+            n_ep = args.eval_episodes
+            arena = Arena(self.key, n_ep, args.seed + 1_000_003 + self.update, self.options, [spec], [1.0],
+                          "0", new_episodes=False)
+            for i in range(n_ep):
+                arena.new_episode(i, seat=i % arena.n, kind=0)
+            live = np.ones(n_ep, bool)
+            while live.any():
+                ids = np.flatnonzero(live)
+                obs, mask, seat = arena.vg.observe(ids)
+                mine = seat == arena.learner[ids]
+                actions = np.empty(len(ids), np.int64)
+                if mine.any():
+                    actions[mine] = self.net.act(obs[mine], mask[mine], greedy=True)
+                if (~mine).any():
+                    actions[~mine] = arena.opponent_actions(ids[~mine], obs[~mine], mask[~mine], seat[~mine], None)
+                _, done = arena.step(ids, actions)
+                live[ids[done]] = False
+            eps = arena.take_episodes()
+            rows.append({"update": self.update, "global_step": self.global_step, "opponent": spec,
+                         "episodes": len(eps), "win_share": float(np.mean([e[2] for e in eps])),
+                         "mean_return": float(np.mean([e[1] for e in eps])),
+                         "mean_length": float(np.mean([e[3] for e in eps]))})
+        self.eval_rows.extend(rows)
+        return rows
+
+
+def train(args: Args) -> Trainer:
+    torch.set_num_threads(args.torch_threads)
+    trainer = Trainer(args)
+    os.makedirs(trainer.run_dir, exist_ok=True)
+    train_csv = os.path.join(trainer.run_dir, "train.csv")
+    eval_csv = os.path.join(trainer.run_dir, "eval.csv")
+    if args.resume and os.path.exists(trainer.checkpoint_path):
+        trainer.load()
+    write_csv(train_csv, trainer.train_rows)
+    write_csv(eval_csv, trainer.eval_rows)
+    from tqdm import tqdm
+    title = f"PPO {trainer.key} {' '.join(args.opt)} seed {args.seed}"
+    bar = tqdm(total=trainer.num_updates, initial=trainer.update, disable=not args.progress,
+               desc=f"ppo {trainer.key}", unit="update", file=sys.stderr)
+    if args.eval_every and trainer.update == 0:
+        trainer.evaluate()  # the untrained policy: the baseline of the learning curve
+    while trainer.update < trainer.num_updates:
+        row = trainer.train_one_update()
+        evals = []
+        last = trainer.update == trainer.num_updates
+        if args.eval_every and (trainer.update % args.eval_every == 0 or last):
+            evals = trainer.evaluate()
+        if trainer.update % args.save_every == 0 or last:
+            trainer.save()
+            # The CSV files follow the checkpoint, which holds every row: after a kill they are
+            # rewritten from it, so they never hold a row the checkpoint lacks.
+            write_csv(train_csv, trainer.train_rows)
+            write_csv(eval_csv, trainer.eval_rows)
+            if evals:
+                plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
+        bar.update(1)
+        postfix = {"win": f"{row['win_share']:.2f}", "sps": row["sps"]}
+        postfix.update({f"eval_{e['opponent']}": f"{e['win_share']:.2f}" for e in evals})
+        bar.set_postfix(postfix)
+    bar.close()
+    if trainer.train_rows:
+        plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
+    return trainer
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    trainer = train(args)
+    for row in trainer.eval_rows[-len(trainer.eval_specs):]:
+        print(f"update {row['update']} step {row['global_step']}: greedy win share vs {row['opponent']} "
+              f"{row['win_share']:.3f} over {row['episodes']} games")
+    print(f"wrote {trainer.run_dir}/(checkpoint.pt, policy.pt, train.csv, eval.csv, learning_curve.png)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1284 @@
+"""Contract Rummy rules engine (``../shared/rules/contract_rummy.md``, rules CR-1..CR-34).
+
+Plain Python + numpy. One explicit state class, :class:`ContractRummyGame`, and the validated
+:class:`Options`. Hands are count arrays of length 53 (index 52 = jokers; 1-3 decks). A meld on
+the table is a list of pieces (natural ``c`` or ``52 + c`` = ``JK=<card>``) with its
+:class:`rummy_env.melds.Meld` shape. A whole match (every deal of ``deals``) is one episode.
+
+Legality is exact: CR-16 ("the rest of the contract can still be laid") and CR-28 (no dead ends)
+are decided by a depth-first search over the catalogue melds whose natural cards are in hand
+(:meth:`ContractRummyGame._complete`), at most three melds deep.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import melds as ml
+from ..cards import BIT, CARD_TEXT, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card, sort_key
+
+CONTRACTS = {1: (10, 2, 0), 2: (10, 1, 1), 3: (10, 0, 2), 4: (10, 3, 0),
+             5: (12, 2, 1), 6: (12, 1, 2), 7: (12, 0, 3)}
+"""CR-7: contract -> (hand size, sets, runs)."""
+PENALTY = tuple(15 if RANK_OF[c] == 1 else min(RANK_OF[c], 10) for c in range(NUM_CARDS)) + (15,)
+"""CR-30 penalty points per card id (joker last)."""
+PHASES = ("draw", "contract", "place", "play")
+DRAW, CONTRACT, PLACE, PLAY = range(4)
+TOP_CARDS = 8
+"""Pile cards shown in order in the observation (deep takes, CR-11)."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """Game options (rules file, "Options"); a bad value raises ``ValueError`` naming it."""
+
+    num_players: int = 4
+    num_decks: int = 0
+    num_jokers: int = -1
+    deals: tuple = (1, 2, 3, 4, 5, 6, 7)
+    deal7_all_at_once: bool = True
+    deep_discard: bool = True
+    joker_swap: bool = True
+    contract_runs_distinct_suits: bool = False
+    min_run_length: int = 3
+    max_turns_per_deal: int = 300
+    reward_mode: str = "points"
+
+    def __post_init__(self):
+        def is_int(v):
+            return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+        if not is_int(self.num_players) or not 3 <= self.num_players <= 8:
+            raise ValueError(f"num_players must be an int in 3..8, got {self.num_players!r}")
+        if not is_int(self.num_decks) or not 0 <= self.num_decks <= 3:
+            raise ValueError(f"num_decks must be 0 (auto) or 1..3, got {self.num_decks!r}")
+        if not is_int(self.num_jokers) or not -1 <= self.num_jokers <= 2:
+            raise ValueError(f"num_jokers must be -1 (auto) or 0..2, got {self.num_jokers!r}")
+        try:
+            deals = tuple(self.deals)
+        except TypeError:
+            raise ValueError(f"deals must be a non-empty sequence of contracts 1..7, got {self.deals!r}") from None
+        if not deals or not all(is_int(d) and 1 <= d <= 7 for d in deals):
+            raise ValueError(f"deals must be a non-empty sequence of contracts 1..7, got {self.deals!r}")
+        object.__setattr__(self, "deals", tuple(int(d) for d in deals))
+        for name in ("deal7_all_at_once", "deep_discard", "joker_swap", "contract_runs_distinct_suits"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
+        if not is_int(self.min_run_length) or self.min_run_length not in (3, 4):
+            raise ValueError(f"min_run_length must be 3 or 4, got {self.min_run_length!r}")
+        if not is_int(self.max_turns_per_deal) or self.max_turns_per_deal < 1:
+            raise ValueError(f"max_turns_per_deal must be an int >= 1, got {self.max_turns_per_deal!r}")
+        if self.reward_mode not in ("points", "win_loss"):
+            raise ValueError(f"reward_mode must be 'points' or 'win_loss', got {self.reward_mode!r}")
+        need = max(self.num_players * CONTRACTS[d][0] + 1 for d in self.deals)
+        if self.pack_size < need:
+            raise ValueError(f"num_decks/num_jokers: a pack of {self.pack_size} cards is too small for "
+                             f"{self.num_players} players (a deal needs {need}, CR-2)")
+
+    @property
+    def decks(self) -> int:
+        """CR-2: 1 deck for 3-4 seats, 2 for 5-8, unless set."""
+        return self.num_decks or (1 if self.num_players <= 4 else 2)
+
+    @property
+    def jokers(self) -> int:
+        """CR-2: one joker per deck, at most 2, unless set."""
+        return self.num_jokers if self.num_jokers >= 0 else min(self.decks, 2)
+
+    @property
+    def pack_size(self) -> int:
+        return 52 * self.decks + self.jokers
+
+    def to_dict(self) -> dict:
+        return {k: (list(v) if k == "deals" else v) for k, v in self.__dict__.items()}
+
+
+class _Catalogue:
+    """The meld catalogue of one (num_jokers, min_run) with lookup tables for the search."""
+
+    def __init__(self, jokers: int, min_run: int):
+        self.jokers = jokers
+        self.pieces = ml.joker_catalogue(jokers, min_run)
+        self.size = len(self.pieces)
+        self.index = {tuple(sorted(p)): i for i, p in enumerate(self.pieces)}
+        self.shape = [ml.classify(p, True, min_run) for p in self.pieces]
+        self.text = [" ".join(ml.piece_text(q) for q in p) for p in self.pieces]
+        self.is_set = [s.kind == ml.SET for s in self.shape]
+        self.num_sets = sum(self.is_set)
+        self.nat = [tuple(q for q in p if q < NUM_CARDS) for p in self.pieces]
+        self.natmask = [sum(BIT[c] for c in set(n)) for n in self.nat]
+        self.njk = [sum(q >= NUM_CARDS for q in p) for p in self.pieces]
+        self.length = [len(p) for p in self.pieces]
+        self.run_key = [(s.suit, s.lo, s.hi) for s in self.shape]
+        # sets: (rank index, natural suit mask, jokers) -> entries
+        self.set_table = [() for _ in range(13 * 16 * 3)]
+        for r in range(13):
+            for suits in range(16):
+                for j in range(3):
+                    self.set_table[(r * 16 + suits) * 3 + j] = tuple(
+                        i for i in range(self.num_sets)
+                        if RANK_OF[self.pieces[i][0] % 52] == r + 1 and self.njk[i] <= j
+                        and all(suits >> SUIT_OF[c] & 1 for c in self.nat[i]))
+        # runs: per suit, (entry, 13-bit natural rank mask, needs two natural aces, jokers)
+        rows = [[] for _ in range(4)]
+        for i in range(self.num_sets, self.size):
+            ranks = 0
+            for c in self.nat[i]:
+                ranks |= 1 << (RANK_OF[c] - 1)
+            dbl = len(self.nat[i]) != len(set(self.nat[i]))
+            rows[self.shape[i].suit].append((i, ranks, dbl, self.njk[i]))
+        self.suit_runs = [tuple(np.array(col, dtype=np.int64) for col in zip(*r)) for r in rows]
+        self.run_cache: dict[int, tuple[int, ...]] = {}
+
+    def runs_for(self, suit: int, ranks: int, dbl: int, j: int) -> tuple[int, ...]:
+        key = (suit << 16) | (dbl << 15) | (j << 13) | ranks
+        got = self.run_cache.get(key)
+        if got is None:
+            idx, rk, d, nj = self.suit_runs[suit]
+            ok = (nj <= j) & ((rk & ~ranks) == 0)
+            if not dbl:
+                ok &= d == 0
+            got = tuple(idx[ok].tolist())
+            if len(self.run_cache) > 100_000:
+                self.run_cache.clear()
+            self.run_cache[key] = got
+        return got
+
+
+_CATALOGUES: dict[tuple[int, int], _Catalogue] = {}
+
+
+def catalogue(jokers: int, min_run: int) -> _Catalogue:
+    """The shared (cached) catalogue for ``num_jokers`` and ``min_run_length``."""
+    key = (jokers, min_run)
+    if key not in _CATALOGUES:
+        _CATALOGUES[key] = _Catalogue(jokers, min_run)
+    return _CATALOGUES[key]
+
+
+def _lay_all(shapes: list, c: int, k: int) -> bool:
+    """CR-28: can ``k`` pieces of card ``c`` (``JOKER``: jokers, any declaration) be laid off
+    one after another on ``shapes``?"""
+    if k == 0:
+        return True
+    for idx, sh in enumerate(shapes):
+        xs = ml.layoff_cards(sh, True) if c == JOKER else ([c] if ml.fits(sh, c, True) else [])
+        for x in xs:
+            rest = shapes[:idx] + [ml.extend(sh, x, True)] + shapes[idx + 1:]
+            if _lay_all(rest, c, k - 1):
+                return True
+    return False
+
+
+class ContractRummyGame:
+    """State of one Contract Rummy match (all deals of ``options.deals``)."""
+
+    def __init__(self, options: Options, rng: np.random.Generator):
+        self.opts = options
+        self.rng = rng
+        n = self.num_players = options.num_players
+        self.N = options.pack_size
+        self.M = 3 * n
+        self.J = options.jokers
+        self.cat = catalogue(self.J, options.min_run_length)
+        self.A_DISC = self.N + 1
+        self.A_MELD = self.N + 54
+        self.A_LAY = self.A_MELD + self.cat.size
+        self.A_SWAP = self.A_LAY + 104 * self.M
+        self.num_actions = self.A_SWAP + 52 * self.M
+        self.deal7_all = options.deal7_all_at_once
+        self.all7 = False
+        """Contract 7 under ``deal7_all_at_once`` (CR-17) in the deal being played."""
+        self.obs_size = _obs_layout(options)[1]
+        self._mask = None
+        self._obs = {}
+
+    # ------------------------------------------------------------------ set-up
+    @classmethod
+    def new(cls, options: Options, rng: np.random.Generator, deal: dict | None = None) -> "ContractRummyGame":
+        g = cls(options, np.random.default_rng(int(rng.integers(2 ** 63))))
+        g.scores = [0] * g.num_players
+        g.done = False
+        g.truncated = False
+        g.events = []
+        if deal is None:
+            g.deal_idx = 0
+            g._start_deal(int(g.rng.integers(g.num_players)))
+        else:
+            g._setup(deal)
+        return g
+
+    def _reset_turn(self) -> None:
+        self.phase = DRAW
+        self.must = -1
+        self.banned = -1
+        self.freed = False
+        self.went_down = False
+        self.laid = []
+
+    def _start_deal(self, dealer: int) -> None:
+        """CR-4: shuffle the whole pack, deal from the dealer's left, turn one card up."""
+        n = self.num_players
+        self.dealer = dealer
+        self.contract = self.opts.deals[self.deal_idx]
+        self.all7 = self.contract == 7 and self.deal7_all
+        hs, self.need_sets, self.need_runs = CONTRACTS[self.contract]
+        pack = ml_pack(self.opts)
+        order = self.rng.permutation(len(pack))
+        cards = [pack[i] for i in order]
+        self.hands = [[0] * 53 for _ in range(n)]
+        for i in range(n * hs):
+            self.hands[(dealer + 1 + i) % n][cards[i]] += 1
+        self.hsize = [hs] * n
+        self.pile = [cards[n * hs]]
+        self.stock = cards[:n * hs:-1]  # top = last
+        self.melds = []
+        self.down = [False] * n
+        self.known = [[0] * 53 for _ in range(n)]
+        self.turns = 0
+        self.current_player = (dealer + 1) % n
+        self._reset_turn()
+        self._sync_np()
+        self._touch()
+
+    def _setup(self, deal: dict) -> None:
+        """Scenario set-up from ``options["deal"]`` (rules file, "Scenario set-up")."""
+        if not isinstance(deal, dict):
+            raise ValueError(f"deal must be a dict, got {type(deal).__name__}")
+        allowed = {"dealer", "hands", "stock", "discard", "deal_index", "melds", "to_play", "scores", "turns"}
+        unknown = set(deal) - allowed
+        if unknown:
+            raise ValueError(f"unknown deal key(s) {sorted(unknown)}; allowed: {sorted(allowed)}")
+        n = self.num_players
+
+        def seat(key, default):
+            v = deal.get(key, default)
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 0 <= v < n:
+                raise ValueError(f"deal {key!r} must be a seat 0..{n - 1}, got {v!r}")
+            return int(v)
+
+        di = deal.get("deal_index", 0)
+        if not isinstance(di, int) or isinstance(di, bool) or not 0 <= di < len(self.opts.deals):
+            raise ValueError(f"deal 'deal_index' must be 0..{len(self.opts.deals) - 1}, got {di!r}")
+        self.deal_idx = di
+        self.dealer = seat("dealer", int(self.rng.integers(n)))
+        self.contract = self.opts.deals[di]
+        self.all7 = self.contract == 7 and self.deal7_all
+        hs, self.need_sets, self.need_runs = CONTRACTS[self.contract]
+        if "hands" not in deal:
+            raise ValueError("deal needs 'hands'")
+        hands = deal["hands"]
+        if not isinstance(hands, (list, tuple)) or len(hands) != n:
+            raise ValueError(f"deal 'hands' must hold {n} hands, got "
+                             f"{len(hands) if isinstance(hands, (list, tuple)) else hands!r}")
+        self.hands = []
+        for s, h in enumerate(hands):
+            if isinstance(h, str):
+                h = h.split()
+            cnt = [0] * 53
+            for c in (parse_card(t, allow_joker=True) for t in h):
+                cnt[c] += 1
+            self.hands.append(cnt)
+        self.hsize = [sum(h) for h in self.hands]
+        used = [0] * 53
+        for h in self.hands:
+            for c in range(53):
+                used[c] += h[c]
+        self.melds = []
+        self.down = [False] * n
+        owned = [[0, 0] for _ in range(n)]
+        for m in deal.get("melds", []):
+            if not isinstance(m, dict) or "owner" not in m or "cards" not in m:
+                raise ValueError(f"deal meld {m!r} needs 'owner' and 'cards'")
+            owner = m["owner"]
+            if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < n:
+                raise ValueError(f"deal meld owner must be a seat 0..{n - 1}, got {owner!r}")
+            texts = m["cards"].split() if isinstance(m["cards"], str) else m["cards"]
+            pieces = [ml.parse_piece(t) for t in texts]
+            shape = ml.classify(pieces, True, self.opts.min_run_length)
+            if shape is None:
+                raise ValueError(f"deal meld {' '.join(texts)} is not a valid meld (CR-13, CR-14)")
+            if len(self.melds) >= self.M:
+                raise ValueError(f"deal has more than {self.M} melds")
+            for p in pieces:
+                used[JOKER if p >= NUM_CARDS else p] += 1
+            owned[owner][0 if shape.kind == ml.SET else 1] += 1
+            self.down[owner] = True
+            self._add_meld(pieces, shape, owner)
+        for s in range(n):
+            if self.down[s] and owned[s] != [self.need_sets, self.need_runs]:
+                raise ValueError(f"deal melds of seat {s} are {owned[s][0]} set(s) and {owned[s][1]} run(s), "
+                                 f"not contract {self.contract} (CR-8)")
+        if self.melds and self.contract == 7 and self.deal7_all:
+            raise ValueError("deal melds are impossible in deal 7 under deal7_all_at_once (CR-17)")
+        for s in range(n):
+            if self.hsize[s] == 0:
+                raise ValueError(f"deal hand of seat {s} is empty")
+            if not self.down[s] and self.hsize[s] != hs:
+                raise ValueError(f"deal hand of seat {s} has {self.hsize[s]} cards; contract {self.contract} "
+                                 f"deals {hs} (CR-7)")
+        pile = None
+        if "discard" in deal:
+            pile = [parse_card(t, allow_joker=True) for t in _texts(deal["discard"])]
+            if not pile:
+                raise ValueError("deal 'discard' is empty: leave the key out to turn up the stock's top card")
+            for c in pile:
+                used[c] += 1
+        full = [self.opts.decks] * 52 + [self.J]
+        if "stock" in deal:
+            stock_top_first = [parse_card(t, allow_joker=True) for t in _texts(deal["stock"])]
+            for c in stock_top_first:
+                used[c] += 1
+            if used != full:
+                raise ValueError("deal cards (hands, stock, discard, meld pieces) are not exactly the pack: "
+                                 + _pack_diff(used, full))
+            stock = stock_top_first[::-1]
+        else:
+            if any(u > f for u, f in zip(used, full)):
+                raise ValueError("deal cards are not a part of the pack: " + _pack_diff(used, full))
+            rest = [c for c in range(53) for _ in range(full[c] - used[c])]
+            stock = [rest[i] for i in self.rng.permutation(len(rest))]
+        if pile is None:
+            if not stock:
+                raise ValueError("deal has no discard and an empty stock")
+            pile = [stock.pop()]
+        if not stock and len(pile) == 1:
+            raise ValueError("deal has an empty stock and a one-card discard pile (CR-33)")
+        self.pile = pile
+        self.stock = stock
+        self.current_player = seat("to_play", (self.dealer + 1) % n)
+        scores = deal.get("scores", [0] * n)
+        if not isinstance(scores, (list, tuple)) or len(scores) != n or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in scores):
+            raise ValueError(f"deal 'scores' must be {n} ints, got {scores!r}")
+        self.scores = list(scores)
+        turns = deal.get("turns", 0)
+        if not isinstance(turns, int) or isinstance(turns, bool) or not 0 <= turns < self.opts.max_turns_per_deal:
+            raise ValueError(f"deal 'turns' must be 0..{self.opts.max_turns_per_deal - 1}, got {turns!r}")
+        self.turns = turns
+        self.known = [[0] * 53 for _ in range(n)]
+        self._reset_turn()
+        self._sync_np()
+        self._touch()
+
+    def _add_meld(self, pieces: list, shape, owner: int) -> None:
+        self.melds.append([list(pieces), shape, owner, tuple(ml.layoff_cards(shape, True)),
+                           [p - NUM_CARDS for p in pieces if p >= NUM_CARDS] if shape.kind == ml.RUN else []])
+
+    def _sync_np(self) -> None:
+        """Rebuild the float32 mirrors of hands, pick-ups, pile and table (for observations)."""
+        self.hand_np = np.array(self.hands, dtype=np.float32)
+        self.known_np = np.array(self.known, dtype=np.float32)
+        self.pile_np = np.zeros(53, dtype=np.float32)
+        for c in self.pile:
+            self.pile_np[c] += 1
+        self._table_np()
+
+    def _table_np(self) -> None:
+        """Table part of the observation: piece counts, swappable jokers, one row per meld."""
+        table = [0] * 53
+        jk = [0] * 52
+        feats = np.zeros((self.M, _SLOT), dtype=np.float32)
+        for k, m in enumerate(self.melds):
+            row = [0.0] * _SLOT
+            row[0] = 1.0
+            nj = 0
+            for p in m[0]:
+                if p >= NUM_CARDS:
+                    table[52] += 1
+                    nj += 1
+                else:
+                    table[p] += 1
+            for x in m[4]:
+                jk[x] = 1
+            sh = m[1]
+            if sh.kind == ml.SET:
+                row[1] = 1.0
+                row[3 + sh.rank - 1] = 1.0
+                for s in range(4):
+                    if sh.suits >> s & 1:
+                        row[48 + s] = 1.0
+            else:
+                row[2] = 1.0
+                row[16 + sh.suit] = 1.0
+                row[20 + sh.lo - 1] = 1.0
+                row[34 + sh.hi - 1] = 1.0
+            row[52] = nj
+            row[53] = sh.size / 14.0
+            feats[k] = row
+        self.mfeat = feats
+        self.table_np = np.array(table, dtype=np.float32)
+        self.table_jk = np.array(jk, dtype=np.float32)
+
+    def _touch(self) -> None:
+        self._mask = None
+        self._obs = {}
+
+    # ------------------------------------------------------------------ search (CR-16, CR-28)
+    @staticmethod
+    def _presence(cnt: list) -> int:
+        """Bitmask of the natural cards with a nonzero count."""
+        pm = 0
+        for c in range(52):
+            if cnt[c]:
+                pm |= BIT[c]
+        return pm
+
+    def _cands(self, cnt: list, pm: int, sets: bool, runs: bool) -> list:
+        """Catalogue melds whose natural cards and jokers are in ``cnt`` (``pm``: its presence)."""
+        cat = self.cat
+        j = cnt[52] if cnt[52] < self.J else self.J
+        out: list = []
+        if sets:
+            tab = cat.set_table
+            for r in range(13):
+                x = pm >> r
+                t = tab[(r * 16 + ((x & 1) | (x >> 12 & 2) | (x >> 24 & 4) | (x >> 36 & 8))) * 3 + j]
+                if t:
+                    out.extend(t)
+        if runs:
+            for s in range(4):
+                rk = (pm >> (13 * s)) & 0x1FFF
+                if rk:
+                    out.extend(cat.runs_for(s, rk, 1 if cnt[13 * s] >= 2 else 0, j))
+        return out
+
+    def _runs_ok(self, i: int, runs: list) -> bool:
+        """CR-9 between run ``i`` and the contract's other runs."""
+        s, lo, hi = self.cat.run_key[i]
+        for s2, lo2, hi2 in runs:
+            if s2 == s and (self.opts.contract_runs_distinct_suits or not (hi < lo2 - 1 or hi2 < lo - 1)):
+                return False
+        return True
+
+    def _take(self, cnt: list, pm: int, i: int) -> int:
+        """Remove meld ``i``'s pieces from ``cnt``; returns the new presence mask."""
+        cat = self.cat
+        nat = cat.nat[i]
+        for c in nat:
+            cnt[c] -= 1
+        cnt[52] -= cat.njk[i]
+        pm &= ~cat.natmask[i]
+        if self.N > 53:
+            for c in nat:
+                if cnt[c]:
+                    pm |= BIT[c]
+        return pm
+
+    def _put(self, cnt: list, i: int) -> None:
+        cat = self.cat
+        for c in cat.nat[i]:
+            cnt[c] += 1
+        cnt[52] += cat.njk[i]
+
+    def _cover_ok(self, cands: list, pm: int) -> bool:
+        """CR-17 prune: three runs taking all cards but one need every card but one in some run."""
+        cover = 0
+        natmask = self.cat.natmask
+        for i in cands:
+            cover |= natmask[i]
+        return (pm & ~cover).bit_count() <= 1
+
+    def _leaf(self, cnt: list, total: int, new: list, banned: int) -> bool:
+        """Whether the hand left after the whole contract is no dead end (CR-17, CR-28)."""
+        if self.all7:
+            return total == 0 or (total == 1 and (banned < 0 or cnt[banned] == 0))
+        if total == 0 or banned < 0 or cnt[banned] != total:
+            return True
+        shapes = [m[1] for m in self.melds] + [self.cat.shape[i] for i in new]
+        return _lay_all(shapes, banned, total)
+
+    def _complete(self, cnt: list, pm: int, total: int, a: int, b: int, runs: list, new: list, lo: int,
+                  banned: int) -> bool:
+        """Can ``a`` more sets and ``b`` more runs be laid from ``cnt`` (CR-9, CR-16, CR-17,
+        CR-28)? Melds are chosen sets first, then runs, in nondecreasing catalogue order."""
+        if a == 0 and b == 0:
+            return self._leaf(cnt, total, new, banned)
+        cat = self.cat
+        cands = self._cands(cnt, pm, a > 0, a == 0)
+        if a == 0 and self.all7 and (total > 14 * b + 1 or not self._cover_ok(cands, pm)):
+            return False
+        for i in cands:
+            if i < lo:
+                continue
+            if a == 0 and not self._runs_ok(i, runs):
+                continue
+            pm2 = self._take(cnt, pm, i)
+            new.append(i)
+            if a:
+                ok = self._complete(cnt, pm2, total - cat.length[i], a - 1, b, runs, new, i, banned)
+            else:
+                ok = self._complete(cnt, pm2, total - cat.length[i], 0, b - 1, runs + [cat.run_key[i]], new, i,
+                                    banned)
+            new.pop()
+            self._put(cnt, i)
+            if ok:
+                return True
+        return False
+
+    def _has(self, i: int, must: int) -> bool:
+        """Whether catalogue meld ``i`` puts a card of the must-use text on the table (CR-12)."""
+        return must in self.cat.nat[i] if must < JOKER else self.cat.njk[i] > 0
+
+    def _first(self, cnt: list, pm: int, total: int, a: int, b: int, runs: list, must: int, banned: int,
+               only: bool, new: list) -> list:
+        """The melds ``i`` that can be laid next with the rest of the contract still layable after
+        them (with the ``must`` card in one of the melds, CR-12). ``only``: stop at the first."""
+        cat = self.cat
+        cands = self._cands(cnt, pm, a > 0, b > 0)
+        if self.all7 and not self._cover_ok(cands, pm):
+            return []
+        out = []
+        for i in cands:
+            if cat.is_set[i]:
+                if not a:
+                    continue
+                na, nb, nruns = a - 1, b, runs
+            else:
+                if not b or not self._runs_ok(i, runs):
+                    continue
+                na, nb, nruns = a, b - 1, runs + [cat.run_key[i]]
+            m2 = -1 if must >= 0 and self._has(i, must) else must
+            if m2 >= 0 and only:
+                continue
+            pm2 = self._take(cnt, pm, i)
+            new.append(i)
+            t2 = total - cat.length[i]
+            if m2 < 0:
+                ok = self._complete(cnt, pm2, t2, na, nb, nruns, new, 0, banned)
+            else:
+                ok = bool(self._first(cnt, pm2, t2, na, nb, nruns, m2, banned, True, new))
+            new.pop()
+            self._put(cnt, i)
+            if ok:
+                out.append(i)
+                if only:
+                    return out
+        return out
+
+    def _legal_melds(self) -> list:
+        """CR-15/CR-16: every ``meld`` that keeps the rest of the contract layable."""
+        seat = self.current_player
+        cnt = list(self.hands[seat])
+        runs = [(sh.suit, sh.lo, sh.hi) for sh in (self.melds[k][1] for k in self.laid) if sh.kind == ml.RUN]
+        a = self.need_sets - (len(self.laid) - len(runs))
+        b = self.need_runs - len(runs)
+        return self._first(cnt, self._presence(cnt), self.hsize[seat], a, b, runs, self.must, self.banned, False,
+                           [])
+
+    # ------------------------------------------------------------------ CR-28 helpers
+    def _dead_after(self, cnt_banned: int, total: int, shapes: list) -> bool:
+        """CR-28: the hand left (``total`` cards, ``cnt_banned`` of the banned text) is a dead end."""
+        b = self.banned
+        return b >= 0 and total > 0 and cnt_banned == total and not _lay_all(shapes, b, total)
+
+    def _layoff_ok(self, k: int, piece: int, hand: list, total: int, shapes: list) -> bool:
+        """CR-28 for ``layoff piece @k`` (the piece fits and is held)."""
+        b = self.banned
+        if b < 0:
+            return True
+        card_ = JOKER if piece >= NUM_CARDS else piece
+        nb = hand[b] - (1 if card_ == b else 0)
+        if total - 1 == 0 or nb != total - 1:
+            return True
+        sh = list(shapes)
+        sh[k] = ml.extend(sh[k], piece % NUM_CARDS, True)
+        return _lay_all(sh, b, total - 1)
+
+    def _swap_ok(self, k: int, c: int, hand: list, total: int) -> bool:
+        """CR-22/CR-23/CR-28: ``swap c @k`` leaves a legal lay-off of the freed joker."""
+        shapes = [m[1] for m in self.melds]
+        h = list(hand)
+        h[c] -= 1
+        h[52] += 1
+        b = self.banned
+        if b >= 0 and self._dead_after(h[b], total, shapes):
+            return False
+        for k2, m in enumerate(self.melds):
+            for x in m[3]:
+                if self._layoff_ok(k2, NUM_CARDS + x, h, total, shapes):
+                    return True
+        return False
+
+    def _can_place(self, c: int, hand: list, total: int) -> bool:
+        """CR-12 for a down seat: natural ``c`` can be laid off or swapped in as the table stands."""
+        for k, m in enumerate(self.melds):
+            if c in m[3]:
+                return True
+        if c == JOKER:
+            return any(m[3] for m in self.melds)
+        if self.opts.joker_swap:
+            for k, m in enumerate(self.melds):
+                if c in m[4] and self._swap_ok(k, c, hand, total):
+                    return True
+        return False
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list:
+        """Legal action ids of ``current_player`` (unsorted)."""
+        if self.done:
+            return []
+        seat = self.current_player
+        hand = self.hands[seat]
+        total = self.hsize[seat]
+        out = []
+        N = self.N
+        if self.phase == DRAW:
+            pile = self.pile
+            if self.stock or len(pile) >= 2:
+                out.append(0)
+            b = pile[-1]
+            if not self.down[seat] or hand[b] + 1 != total + 1 or \
+                    _lay_all([m[1] for m in self.melds], b, total + 1):
+                out.append(1)
+            if self.opts.deep_discard and len(pile) >= 2:
+                out.extend(self._deep_takes(seat))
+            return out
+        if self.phase == CONTRACT:
+            return [self.A_MELD + i for i in self._legal_melds()]
+        shapes = [m[1] for m in self.melds]
+        if self.phase == PLACE:
+            A_LAY = self.A_LAY
+            c = self.must
+            if self.freed or c == JOKER:
+                for k, m in enumerate(self.melds):
+                    for x in m[3]:
+                        if self._layoff_ok(k, NUM_CARDS + x, hand, total, shapes):
+                            out.append(A_LAY + 104 * k + NUM_CARDS + x)
+                return out
+            for k, m in enumerate(self.melds):
+                if c in m[3] and self._layoff_ok(k, c, hand, total, shapes):
+                    out.append(A_LAY + 104 * k + c)
+            if self.opts.joker_swap:
+                for k, m in enumerate(self.melds):
+                    if c in m[4] and self._swap_ok(k, c, hand, total):
+                        out.append(self.A_SWAP + 52 * k + c)
+            return out
+        # PLAY
+        if self.down[seat]:
+            if not (self.went_down and self.all7):
+                A_LAY = self.A_LAY
+                jk = hand[52] > 0
+                for k, m in enumerate(self.melds):
+                    for x in m[3]:
+                        if hand[x] and self._layoff_ok(k, x, hand, total, shapes):
+                            out.append(A_LAY + 104 * k + x)
+                        if jk and self._layoff_ok(k, NUM_CARDS + x, hand, total, shapes):
+                            out.append(A_LAY + 104 * k + NUM_CARDS + x)
+                if self.opts.joker_swap and not self.went_down:
+                    for k, m in enumerate(self.melds):
+                        for x in m[4]:
+                            if hand[x] and self._swap_ok(k, x, hand, total):
+                                out.append(self.A_SWAP + 52 * k + x)
+        else:
+            out.extend(self.A_MELD + i for i in self._legal_melds())
+        b = self.banned
+        A_DISC = self.A_DISC
+        for c in range(53):
+            if hand[c] and c != b:
+                out.append(A_DISC + c)
+        return out
+
+    def _deep_takes(self, seat: int) -> list:
+        """CR-11/CR-12: the legal ``take discard K``, K >= 2."""
+        hand = self.hands[seat]
+        total = self.hsize[seat]
+        pile = self.pile
+        out = []
+        if self.down[seat]:
+            h = list(hand)
+            h[pile[-1]] += 1
+            for K in range(2, len(pile) + 1):
+                c = pile[-K]
+                h[c] += 1
+                if self._can_place(c, h, total + K):
+                    out.append(K)
+            return out
+        cnt = list(hand)
+        cnt[pile[-1]] += 1
+        a, b = self.need_sets, self.need_runs
+        mr = self.opts.min_run_length
+        pm = 0
+        for c in range(52):
+            if cnt[c]:
+                pm |= BIT[c]
+        for K in range(2, len(pile) + 1):
+            c = pile[-K]
+            cnt[c] += 1
+            if c == JOKER:
+                if self._first(cnt, pm, total + K, a, b, [], c, -1, True, []):
+                    out.append(K)
+                continue
+            pm |= BIT[c]
+            j = cnt[52] if cnt[52] < self.J else self.J
+            r, s = RANK_OF[c], SUIT_OF[c]
+            possible = False
+            if a:
+                x = pm >> (r - 1)
+                if (x & 1) + (x >> 13 & 1) + (x >> 26 & 1) + (x >> 39 & 1) + j >= 3:
+                    possible = True
+            if b and not possible:
+                rk = (pm >> (13 * s)) & 0x1FFF
+                rk |= (rk & 1) << 13  # the ace again at position 14
+                for p in ((1, 14) if r == 1 else (r,)):
+                    for lo in range(max(1, p - mr + 1), min(p, 15 - mr) + 1):
+                        w = (rk >> (lo - 1)) & ((1 << mr) - 1)
+                        if bin(w).count("1") + j >= mr:
+                            possible = True
+                            break
+            if possible and self._first(cnt, pm, total + K, a, b, [], c, -1, True, []):
+                out.append(K)
+        return out
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over all actions for ``current_player`` (cached until the next step)."""
+        if self._mask is None:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            if not self.done:
+                mask[self.legal_actions()] = 1
+            self._mask = mask
+        return self._mask
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, a: int):
+        """Apply legal action ``a``. Returns per-seat float32 rewards, or None."""
+        seat = self.current_player
+        hand = self.hands[seat]
+        known = self.known[seat]
+        N = self.N
+        self._touch()
+        if a == 0:  # draw stock (CR-11, CR-32)
+            if not self.stock:
+                top = self.pile.pop()
+                rest = self.pile
+                self.stock = [rest[i] for i in self.rng.permutation(len(rest))]
+                self.pile = [top]
+                self.pile_np[:] = 0
+                self.pile_np[top] = 1
+                self.events.append(f"the pile is shuffled into a new stock ({len(self.stock)} cards)")
+            c = self.stock.pop()
+            hand[c] += 1
+            self.hand_np[seat, c] += 1
+            self.hsize[seat] += 1
+            self.phase = PLAY
+            self.events.append((seat, a, None))
+            return None
+        if a <= N:  # take discard K (CR-11, CR-12)
+            taken = self.pile[-a:]
+            del self.pile[-a:]
+            hn, kn, pn = self.hand_np[seat], self.known_np[seat], self.pile_np
+            for c in taken:
+                hand[c] += 1
+                known[c] += 1
+                hn[c] += 1
+                kn[c] += 1
+                pn[c] -= 1
+            self.hsize[seat] += a
+            self.events.append((seat, a, taken))
+            if a == 1:
+                self.banned = taken[0]
+                self.phase = PLAY
+            else:
+                self.must = taken[0]
+                self.phase = PLACE if self.down[seat] else CONTRACT
+            return None
+        if a < self.A_MELD:  # discard (CR-25)
+            c = a - self.A_DISC
+            hand[c] -= 1
+            self.hand_np[seat, c] -= 1
+            if known[c]:
+                known[c] -= 1
+                self.known_np[seat, c] -= 1
+            self.hsize[seat] -= 1
+            self.pile.append(c)
+            self.pile_np[c] += 1
+            self.events.append((seat, a, None))
+            if self.hsize[seat] == 0:
+                return self._end_deal(seat)
+            if len(self.events) > 200:
+                del self.events[:-20]
+            self.turns += 1
+            if self.turns >= self.opts.max_turns_per_deal:
+                return self._end_deal(-1)
+            self.current_player = (seat + 1) % self.num_players
+            self._reset_turn()
+            if not self.stock and len(self.pile) == 1:
+                return self._end_deal(-1)
+            return None
+        self.events.append((seat, a, None))
+        rewards = self._table_step(a, seat, hand, known)
+        if rewards is None:
+            self.hand_np[seat] = hand
+            self.known_np[seat] = known
+            self._table_np()
+        return rewards
+
+    def _table_step(self, a: int, seat: int, hand: list, known: list):
+        """``meld``, ``layoff`` and ``swap`` (the hand and the table change)."""
+        if a < self.A_LAY:  # meld (CR-15, CR-16)
+            i = a - self.A_MELD
+            cat = self.cat
+            for c in cat.nat[i]:
+                hand[c] -= 1
+                if known[c]:
+                    known[c] -= 1
+            nj = cat.njk[i]
+            if nj:
+                hand[52] -= nj
+                known[52] = max(0, known[52] - nj)
+            self.hsize[seat] -= cat.length[i]
+            self.laid.append(len(self.melds))
+            self._add_meld(list(cat.pieces[i]), cat.shape[i], seat)
+            if self.must >= 0 and self._has(i, self.must):
+                self.must = -1
+            if len(self.laid) == self.need_sets + self.need_runs:
+                self.down[seat] = True
+                self.went_down = True
+                self.phase = PLAY
+                if self.hsize[seat] == 0:
+                    return self._end_deal(seat)
+            else:
+                self.phase = CONTRACT
+            return None
+        if a < self.A_SWAP:  # layoff (CR-18, CR-19)
+            k, p = divmod(a - self.A_LAY, 104)
+            c = p - NUM_CARDS if p >= NUM_CARDS else p
+            if p >= NUM_CARDS:
+                hand[52] -= 1
+                if known[52]:
+                    known[52] -= 1
+                self.freed = False
+                if self.must == JOKER:
+                    self.must = -1
+            else:
+                hand[c] -= 1
+                if known[c]:
+                    known[c] -= 1
+                if c == self.must:
+                    self.must = -1
+            self.hsize[seat] -= 1
+            m = self.melds[k]
+            m[0].append(p)
+            m[1] = ml.extend(m[1], c, True)
+            m[3] = tuple(ml.layoff_cards(m[1], True))
+            if p >= NUM_CARDS and m[1].kind == ml.RUN:
+                m[4].append(c)
+            self.phase = PLAY
+            if self.hsize[seat] == 0:
+                return self._end_deal(seat)
+            return None
+        # swap (CR-22, CR-23)
+        k, c = divmod(a - self.A_SWAP, 52)
+        m = self.melds[k]
+        m[0][m[0].index(NUM_CARDS + c)] = c
+        m[4].remove(c)
+        hand[c] -= 1
+        if known[c]:
+            known[c] -= 1
+        hand[52] += 1
+        known[52] += 1
+        if c == self.must:
+            self.must = -1
+        self.freed = True
+        self.phase = PLACE
+        return None
+
+    def _end_deal(self, out_seat: int):
+        """CR-29/CR-30/CR-33/CR-34: score the deal, then deal the next or end the match."""
+        n = self.num_players
+        pts = [0 if s == out_seat else sum(PENALTY[c] * k for c, k in enumerate(self.hands[s]) if k)
+               for s in range(n)]
+        for s in range(n):
+            self.scores[s] += pts[s]
+        self.events.append(f"deal {self.deal_idx + 1} (contract {self.contract}) ends: "
+                           + (f"player_{out_seat} goes out" if out_seat >= 0 else "dead deal")
+                           + "; penalties " + " ".join(str(p) for p in pts))
+        if self.opts.reward_mode == "points":
+            rewards = np.array([-p for p in pts], dtype=np.float32)
+        else:
+            rewards = np.zeros(n, dtype=np.float32)
+        if self.deal_idx + 1 < len(self.opts.deals):
+            self.deal_idx += 1
+            self._start_deal((self.dealer + 1) % n)
+        else:
+            self.done = True
+            self.phase = DRAW
+            self._sync_np()
+            if self.opts.reward_mode == "win_loss":
+                best = min(self.scores)
+                sole = self.scores.count(best) == 1
+                rewards = np.array([(1.0 if sole else 0.0) if x == best else -1.0 for x in self.scores],
+                                   dtype=np.float32)
+        self.events = self.events[-20:]
+        return rewards
+
+    # ------------------------------------------------------------------ illegal actions
+    def illegal_reason(self, a: int) -> str:
+        """Why ``a`` is not legal now (called for masked-out actions)."""
+        if self.done:
+            return "the match is over"
+        N = self.N
+        phase = PHASES[self.phase]
+        seat = self.current_player
+        if a <= N:
+            if self.phase != DRAW:
+                return f"the draw is over this turn (phase {phase}; CR-10)"
+            if a == 0:
+                return "the stock is empty and the pile has one card (CR-32)"
+            if a > len(self.pile):
+                return f"the pile has only {len(self.pile)} card(s) (CR-11)"
+            if a >= 2 and not self.opts.deep_discard:
+                return "deep_discard is off: only the top card may be taken (CR-11)"
+            if a >= 2:
+                return (f"the must-use card {CARD_TEXT[self.pile[-a]]} could not be put on the table this "
+                        "turn (CR-12, CR-16, CR-28)")
+            return "it would leave only cards of the banned text that cannot all be laid off (CR-28)"
+        if self.phase == DRAW:
+            return "the turn starts with a draw (CR-10)"
+        if self.phase == CONTRACT and not self.A_MELD <= a < self.A_LAY:
+            return "the contract is being laid: only meld is legal until it is complete (CR-15, CR-27)"
+        if self.phase == PLACE:
+            what = "the freed joker" if self.freed else f"the must-use card {CARD_TEXT[self.must]}"
+            return f"{what} must be placed first (CR-12, CR-23)"
+        if a < self.A_MELD:
+            c = a - self.A_DISC
+            if not self.hands[seat][c]:
+                return f"{CARD_TEXT[c]} is not in hand"
+            if c == self.banned:
+                return f"{CARD_TEXT[c]} was taken from the pile this turn (CR-26)"
+            return "no discard now (CR-17)"
+        if a < self.A_LAY:
+            if self.down[seat]:
+                return "a seat that is down never melds again this deal (CR-15)"
+            i = a - self.A_MELD
+            h = self.hands[seat]
+            need = {}
+            for c in self.cat.nat[i]:
+                need[c] = need.get(c, 0) + 1
+            if any(h[c] < k for c, k in need.items()) or h[52] < self.cat.njk[i]:
+                return "the meld's cards are not in hand (CR-16)"
+            return "the rest of the contract could not be laid after it, or it is not in the contract (CR-8, CR-9, CR-16, CR-17, CR-28)"
+        if not self.down[seat]:
+            return "only a seat that is down may lay off or swap (CR-15, CR-18)"
+        if a < self.A_SWAP:
+            k, p = divmod(a - self.A_LAY, 104)
+            if k >= len(self.melds):
+                return f"there is no meld @{k}"
+            if self.went_down and self.all7:
+                return "after laying contract 7 only the discard is left (CR-17)"
+            h = self.hands[seat]
+            if (h[52] if p >= NUM_CARDS else h[p]) == 0:
+                return f"{ml.piece_text(p)} is not in hand"
+            if p % 52 not in self.melds[k][3] and not (p >= NUM_CARDS and p - NUM_CARDS in self.melds[k][3]):
+                return f"{ml.piece_text(p)} does not fit @{k} (CR-18, CR-19, CR-24)"
+            return "it would leave only cards of the banned text (CR-28)"
+        k, c = divmod(a - self.A_SWAP, 52)
+        if not self.opts.joker_swap:
+            return "joker_swap is off (CR-22)"
+        if self.went_down:
+            return "a seat may swap only if it was down before this turn (CR-22)"
+        if k >= len(self.melds) or c not in self.melds[k][4]:
+            return f"@{k} holds no swappable JK={CARD_TEXT[c]} (CR-22, CR-24)"
+        if not self.hands[seat][c]:
+            return f"{CARD_TEXT[c]} is not in hand"
+        return "the freed joker could not then be laid off (CR-23, CR-28)"
+
+    # ------------------------------------------------------------------ text
+    def action_to_text(self, a: int) -> str:
+        a = int(a)
+        N = self.N
+        if not 0 <= a < self.num_actions:
+            raise ValueError(f"action {a} is outside 0..{self.num_actions - 1}")
+        if a == 0:
+            return "draw stock"
+        if a == 1:
+            return "take discard"
+        if a <= N:
+            return f"take discard {a}"
+        if a < self.A_MELD:
+            return "discard " + CARD_TEXT[a - self.A_DISC]
+        if a < self.A_LAY:
+            return "meld " + self.cat.text[a - self.A_MELD]
+        if a < self.A_SWAP:
+            k, p = divmod(a - self.A_LAY, 104)
+            return f"layoff {ml.piece_text(p)} @{k}"
+        k, c = divmod(a - self.A_SWAP, 52)
+        return f"swap {CARD_TEXT[c]} @{k}"
+
+    def text_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise ValueError(f"bad action text {text!r}")
+        w = text.split()
+        low = [x.lower() for x in w]
+        try:
+            if low == ["draw", "stock"]:
+                return 0
+            if low[:2] == ["take", "discard"] and len(w) in (2, 3):
+                if len(w) == 2:
+                    return 1
+                k = _decimal(w[2])
+                if 1 <= k <= self.N:
+                    return k
+                raise ValueError(f"K must be 1..{self.N}")
+            if low[0] == "discard" and len(w) == 2:
+                return self.A_DISC + parse_card(w[1], allow_joker=True)
+            if low[0] == "meld" and len(w) >= 2:
+                pieces = [ml.parse_piece(x) for x in w[1:]]
+                i = self.cat.index.get(tuple(sorted(pieces)))
+                if i is None:
+                    raise ValueError("not a meld of the catalogue (CR-13, CR-14)")
+                return self.A_MELD + i
+            if low[0] in ("layoff", "swap") and len(w) == 3 and w[2].startswith("@"):
+                k = _decimal(w[2][1:])
+                if not 0 <= k < self.M:
+                    raise ValueError(f"meld index must be 0..{self.M - 1}")
+                if low[0] == "layoff":
+                    return self.A_LAY + 104 * k + ml.parse_piece(w[1])
+                return self.A_SWAP + 52 * k + parse_card(w[1])
+        except (ValueError, IndexError) as err:
+            raise ValueError(f"bad action text {text!r}: {err}") from None
+        raise ValueError(f"bad action text {text!r}: expected draw stock, take discard [K], meld ..., "
+                         "layoff P @k, swap C @k or discard C")
+
+    # ------------------------------------------------------------------ observation / view
+    def observation(self, seat: int) -> np.ndarray:
+        """float32 vector (layout in ``contract_rummy_v0``) of what ``seat`` may know."""
+        got = self._obs.get(seat)
+        if got is None:
+            got = self._obs[seat] = _observe(self, seat)
+        return got.copy()
+
+    def view(self, seat: int) -> dict:
+        n = self.num_players
+        hand = self.hands[seat]
+        legal = []
+        if seat == self.current_player and not self.done:
+            legal = [self.action_to_text(int(a)) for a in np.flatnonzero(self.legal_mask())]
+        events = []
+        for e in self.events[-20:]:
+            if isinstance(e, str):
+                events.append(e)
+            else:
+                s, a, extra = e
+                t = f"player_{s}: {self.action_to_text(a)}"
+                if extra:
+                    t += " (" + " ".join(CARD_TEXT[c] for c in extra) + ")"
+                events.append(t)
+        return {
+            "game": "contract_rummy_v0",
+            "seat": seat,
+            "num_players": n,
+            "to_play": -1 if self.done else self.current_player,
+            "phase": "over" if self.done else PHASES[self.phase],
+            "done": self.done,
+            "hand": [CARD_TEXT[c] for c in sorted((c for c in range(53) for _ in range(hand[c])), key=sort_key)],
+            "hand_sizes": list(self.hsize),
+            "scores": list(self.scores),
+            "legal_actions": legal,
+            "melds": [{"index": k, "owner": m[2],
+                       "cards": [ml.piece_text(p) for p in ml.canonical_order(m[0], m[1])]}
+                      for k, m in enumerate(self.melds)],
+            "discard": [CARD_TEXT[c] for c in self.pile],
+            "stock_size": len(self.stock),
+            "events": events,
+            "deal_index": self.deal_idx,
+            "num_deals": len(self.opts.deals),
+            "contract": self.contract,
+            "contract_needs": {"sets": self.need_sets, "runs": self.need_runs},
+            "dealer": self.dealer,
+            "down": list(self.down),
+            "turns": self.turns,
+            "must_use": CARD_TEXT[self.must] if self.must >= 0 else None,
+            "banned": CARD_TEXT[self.banned] if self.banned >= 0 else None,
+            "freed_joker": self.freed,
+            "went_down_this_turn": self.went_down,
+            "contract_laid_this_turn": list(self.laid),
+            "picked_up": [[CARD_TEXT[c] for c in range(53) for _ in range(k[c])] for k in self.known],
+        }
+
+    def render_text(self, seat: int) -> str:
+        v = self.view(seat)
+        lines = [f"Contract Rummy - deal {v['deal_index'] + 1}/{v['num_deals']}, contract {v['contract']} "
+                 f"({v['contract_needs']['sets']} set(s), {v['contract_needs']['runs']} run(s)); "
+                 f"dealer player_{v['dealer']}; phase {v['phase']}; to play "
+                 + ("-" if v["to_play"] < 0 else f"player_{v['to_play']}"),
+                 "scores: " + " ".join(f"p{i}={x}" for i, x in enumerate(v["scores"])),
+                 "hand sizes: " + " ".join(f"p{i}={x}{'*' if d else ''}" for i, (x, d) in
+                                           enumerate(zip(v["hand_sizes"], v["down"]))) + "  (* = down)",
+                 f"stock: {v['stock_size']}  pile (bottom..top): {' '.join(v['discard'])}"]
+        for m in v["melds"]:
+            lines.append(f"  @{m['index']} (player_{m['owner']}): {' '.join(m['cards'])}")
+        lines.append(f"player_{seat} hand: {' '.join(v['hand'])}")
+        if v["must_use"]:
+            lines.append(f"must use: {v['must_use']}")
+        if v["legal_actions"]:
+            lines.append("legal: " + ", ".join(v["legal_actions"]))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> "ContractRummyGame":
+        return ContractRummyGame.from_dict(self.to_dict())
+
+    def to_dict(self) -> dict:
+        return {
+            "options": self.opts.to_dict(),
+            "rng": self.rng.bit_generator.state,
+            "deal_idx": self.deal_idx, "dealer": self.dealer, "scores": list(self.scores),
+            "hands": [list(h) for h in self.hands], "stock": list(self.stock), "pile": list(self.pile),
+            "melds": [[list(m[0]), m[2]] for m in self.melds],
+            "down": list(self.down), "known": [list(k) for k in self.known], "turns": self.turns,
+            "current_player": self.current_player, "phase": self.phase, "must": self.must,
+            "banned": self.banned, "freed": self.freed, "went_down": self.went_down, "laid": list(self.laid),
+            "done": self.done, "truncated": self.truncated,
+            "events": [e if isinstance(e, str) else [e[0], e[1], list(e[2]) if e[2] else None]
+                       for e in self.events[-20:]],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ContractRummyGame":
+        o = dict(d["options"])
+        o["deals"] = tuple(o["deals"])
+        rng = np.random.default_rng()
+        rng.bit_generator.state = d["rng"]
+        g = cls(Options(**o), rng)
+        g.deal_idx = d["deal_idx"]
+        g.dealer = d["dealer"]
+        g.scores = list(d["scores"])
+        g.contract = g.opts.deals[g.deal_idx]
+        g.all7 = g.contract == 7 and g.deal7_all
+        _, g.need_sets, g.need_runs = CONTRACTS[g.contract]
+        g.hands = [list(h) for h in d["hands"]]
+        g.hsize = [sum(h) for h in g.hands]
+        g.stock = list(d["stock"])
+        g.pile = list(d["pile"])
+        g.melds = []
+        for pieces, owner in d["melds"]:
+            g._add_meld(pieces, ml.classify(pieces, True, g.opts.min_run_length), owner)
+        g.down = list(d["down"])
+        g.known = [list(k) for k in d["known"]]
+        for key in ("turns", "current_player", "phase", "must", "banned", "freed", "went_down", "done", "truncated"):
+            setattr(g, key, d[key])
+        g.laid = list(d["laid"])
+        g.events = [e if isinstance(e, str) else (e[0], e[1], e[2]) for e in d["events"]]
+        g._sync_np()
+        return g
+
+    def __getstate__(self):
+        return self.to_dict()
+
+    def __setstate__(self, d):
+        self.__dict__.update(ContractRummyGame.from_dict(d).__dict__)
+
+
+def ml_pack(opts: Options) -> list:
+    """The pack of ``opts`` (CR-2): ``decks`` x 52 cards, then the jokers."""
+    return [c for _ in range(opts.decks) for c in range(NUM_CARDS)] + [JOKER] * opts.jokers
+
+
+def _texts(v) -> list:
+    if isinstance(v, str):
+        return v.split()
+    if not isinstance(v, (list, tuple)):
+        raise ValueError(f"expected a list of card texts, got {v!r}")
+    return list(v)
+
+
+def _pack_diff(used: list, full: list) -> str:
+    extra = [f"{CARD_TEXT[c]} x{u - f}" for c, (u, f) in enumerate(zip(used, full)) if u > f]
+    missing = [f"{CARD_TEXT[c]} x{f - u}" for c, (u, f) in enumerate(zip(used, full)) if u < f]
+    return f"too many: {' '.join(extra) or '-'}; missing: {' '.join(missing) or '-'}"
+
+
+def _decimal(t: str) -> int:
+    if not t.isdigit() or (len(t) > 1 and t[0] == "0"):
+        raise ValueError(f"{t!r} is not a decimal number without leading zeros")
+    return int(t)
+
+
+# ---------------------------------------------------------------------- observation layout
+def _obs_layout(opts: Options) -> tuple[dict, int]:
+    """Offsets of the observation slices (documented in ``contract_rummy_v0``)."""
+    n = opts.num_players
+    M = 3 * n
+    sizes = [
+        ("hand", 53), ("pile_counts", 53), ("pile_top", TOP_CARDS * 53), ("pile_size", 1),
+        ("stock_size", 1), ("table_cards", 53), ("table_jokers", 52),
+        ("melds", M * (_SLOT + n)), ("down", n), ("hand_sizes", n), ("scores", n), ("dealer", n),
+        ("deal_index", len(opts.deals)), ("contract", 7), ("phase", 4), ("must_use", 53), ("banned", 53),
+        ("contract_laid", 2), ("flags", 3), ("turns", 1), ("picked_up", n * 53),
+    ]
+    off = {}
+    o = 0
+    for name, size in sizes:
+        off[name] = o
+        o += size
+    return off, o
+
+
+_SLOT = 1 + 2 + 13 + 4 + 14 + 14 + 4 + 1 + 1
+"""Per meld slot before the owner one-hot: present, set/run, rank (sets), suit (runs), lo and hi
+one-hot (runs, positions 1..14), suits present (sets), jokers, size/14."""
+_LAYOUTS: dict = {}
+
+
+def _observe(g: ContractRummyGame, seat: int) -> np.ndarray:
+    key = g.opts
+    lay = _LAYOUTS.get(key)
+    if lay is None:
+        lay = _LAYOUTS[key] = _obs_layout(key)
+    off, size = lay
+    n = g.num_players
+    o = np.zeros(size, dtype=np.float32)
+    b = off["hand"]
+    o[b:b + 53] = g.hand_np[seat]
+    b = off["pile_counts"]
+    o[b:b + 53] = g.pile_np
+    b = off["table_cards"]
+    o[b:b + 53] = g.table_np
+    b = off["table_jokers"]
+    o[b:b + 52] = g.table_jk
+    mb = off["melds"]
+    slot = _SLOT + n
+    o[mb:mb + g.M * slot].reshape(g.M, slot)[:, :_SLOT] = g.mfeat
+    b = off["picked_up"]
+    r = 53 * (n - seat)
+    o[b:b + r] = g.known_np[seat:].ravel()
+    o[b + r:b + 53 * n] = g.known_np[:seat].ravel()
+    idx = []
+    val = []
+    b = off["pile_top"]
+    pile = g.pile
+    for i, c in enumerate(pile[-1:-TOP_CARDS - 1:-1]):
+        idx.append(b + 53 * i + c)
+        val.append(1.0)
+    idx += [off["pile_size"], off["stock_size"], off["turns"]]
+    val += [len(pile), len(g.stock), g.turns / g.opts.max_turns_per_deal]
+    for k, m in enumerate(g.melds):
+        idx.append(mb + slot * k + _SLOT + (m[2] - seat) % n)
+        val.append(1.0)
+    bd, bh, bs = off["down"], off["hand_sizes"], off["scores"]
+    for s in range(n):
+        r = (s - seat) % n
+        idx += [bd + r, bh + r, bs + r]
+        val += [float(g.down[s]), g.hsize[s], g.scores[s] / 100.0]
+    idx += [off["dealer"] + (g.dealer - seat) % n, off["deal_index"] + g.deal_idx, off["contract"] + g.contract - 1]
+    val += [1.0, 1.0, 1.0]
+    if not g.done:
+        idx.append(off["phase"] + g.phase)
+        val.append(1.0)
+    if g.must >= 0:
+        idx.append(off["must_use"] + g.must)
+        val.append(1.0)
+    if g.banned >= 0:
+        idx.append(off["banned"] + g.banned)
+        val.append(1.0)
+    if g.laid:
+        nsets = sum(1 for k in g.laid if g.melds[k][1].kind == ml.SET)
+        idx += [off["contract_laid"], off["contract_laid"] + 1]
+        val += [nsets, len(g.laid) - nsets]
+    f = off["flags"]
+    idx += [f, f + 1, f + 2]
+    val += [float(g.freed), float(g.went_down), float(seat == g.current_player and not g.done)]
+    o[idx] = val
+    return o

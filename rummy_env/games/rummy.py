@@ -1,0 +1,944 @@
+"""Rummy (basic "Rum") rules engine: ``shared/rules/rummy.md``, rules RM-1..RM-32.
+
+Plain Python + numpy. :class:`RummyGame` holds one match (an episode, RM-29) and implements the
+``Game`` protocol of :mod:`rummy_env.base`; :class:`Options` holds the rules options.
+
+State (card sets are 52-bit ``int`` masks, ``c = 13 * suit + rank - 1``):
+
+- ``hands[p]``; ``stock`` (list, **top card last**); ``discard`` (list, bottom first, top last)
+  and ``pile_mask``;
+- the table (RM-13): ``meld_owner[k]``, ``meld_mask[k]``, ``meld_shape[k]`` (a
+  :class:`rummy_env.melds.Meld`), ``meld_fit[k]`` (mask of the cards that may be laid off on it,
+  RM-14); ``front[p]``: the table cards lying in front of seat p (its melds and lay-offs, RM-16);
+- ``known[p]``: cards p took from the discard pile and still holds (public, RM-32);
+- ``taken``: the card taken from the discard pile this turn or -1 (RM-17);
+- ``clean_start``: the current turn began with none of the player's cards on the table (RM-23).
+
+Speed: the legal mask is built once per state from precomputed tables (per-rank set ids,
+per-suit run ids cached by 13-bit suit pattern, per-meld lay-off masks) and cached; the
+observation is kept in an absolute float32 buffer updated incrementally by every move and
+returned seat-relative by one precomputed gather (:class:`Layout`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+
+import numpy as np
+
+from ..cards import BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, parse_card
+from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend, fits,
+                     layoff_cards, standard_catalogue)
+
+# -- action layout (rummy.md "Action ids") -------------------------------------------------------
+NUM_MELD_SLOTS = 17
+DRAW_STOCK = 0
+TAKE_DISCARD = 1
+DISCARD0 = 2
+MELD0 = 54
+LAYOFF0 = 423
+NUM_ACTIONS = LAYOFF0 + NUM_CARDS * NUM_MELD_SLOTS  # 1307
+
+HAND_SIZE = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
+"""k by number of players (RM-3)."""
+
+CATALOGUE = standard_catalogue(ace_high=True)
+"""The 369 melds of the action layout, each in canonical card order."""
+CAT_MASK = catalogue_masks(CATALOGUE)
+CAT_SHAPE = [classify(m, ace_high=True) for m in CATALOGUE]
+MELD_OF_MASK = {mask: m for m, mask in enumerate(CAT_MASK)}
+NUM_MELDS = len(CATALOGUE)
+assert NUM_MELDS == 369 and MELD0 + NUM_MELDS == LAYOFF0
+
+ACTION_TEXT = (["draw stock", "take discard"] + [f"discard {CARD_TEXT[c]}" for c in range(NUM_CARDS)]
+               + ["meld " + cards_text(m) for m in CATALOGUE]
+               + [f"layoff {CARD_TEXT[c]} @{k}" for c in range(NUM_CARDS) for k in range(NUM_MELD_SLOTS)])
+assert len(ACTION_TEXT) == NUM_ACTIONS
+
+ACE_POINTS = tuple(15 if RANK_OF[c] == 1 else POINTS[c] for c in range(NUM_CARDS))
+"""Card values with ``ace_high`` (RM-22)."""
+
+# Sets of rank index r0 (= rank - 1) contained in a 4-bit suit pattern (RM-10).
+_SET_IDS = [[tuple(5 * r0 + j for j, suits in enumerate(SET_SUIT_CHOICES) if all(pat >> s & 1 for s in suits))
+             for pat in range(16)] for r0 in range(13)]
+# Runs of each suit: catalogue ids, ace-low ones first (66 per suit), then the 10 ace-high ones.
+_SUIT_RUNS = [tuple(65 + 76 * s + i for i in range(76)) for s in range(4)]
+_RUN_PATTERN = {m: (CAT_MASK[m] >> (13 * s)) & 0x1FFF for s in range(4) for m in _SUIT_RUNS[s]}
+_RUN_CACHE: dict[int, tuple[int, ...]] = {}
+_ACE_HIGH_ONLY = frozenset(m for m in range(NUM_MELDS) if CAT_SHAPE[m].kind == RUN and CAT_SHAPE[m].hi == 14)
+
+
+def _runs_in(suit: int, pattern: int, ace_high: bool) -> tuple[int, ...]:
+    """Catalogue ids of the runs of ``suit`` inside a 13-bit rank pattern (cached)."""
+    key = (pattern << 3) | (suit << 1) | ace_high
+    found = _RUN_CACHE.get(key)
+    if found is None:
+        runs = _SUIT_RUNS[suit] if ace_high else _SUIT_RUNS[suit][:66]
+        found = _RUN_CACHE[key] = tuple(m for m in runs if not _RUN_PATTERN[m] & ~pattern)
+    return found
+
+
+def fit_mask(shape: Meld, meld_mask: int, ace_high: bool) -> int:
+    """Mask of the cards that may be laid off on a meld now (RM-14, RM-15)."""
+    out = 0
+    for c in layoff_cards(shape, ace_high):
+        out |= BIT[c]
+    return out & ~meld_mask
+
+
+_CAT_FIT = [[fit_mask(CAT_SHAPE[m], CAT_MASK[m], high) for m in range(NUM_MELDS)] for high in (False, True)]
+
+DRAW, PLAY = 0, 1
+PHASE_NAMES = ("draw", "play")
+REWARD_MODES = ("points", "zero_sum", "win_loss")
+_DRAW_MASK = np.zeros(NUM_ACTIONS, np.int8)
+_DRAW_MASK[[DRAW_STOCK, TAKE_DISCARD]] = 1
+_DRAW_MASK.flags.writeable = False
+_NO_MASK = np.zeros(NUM_ACTIONS, np.int8)
+_NO_MASK.flags.writeable = False
+DEAL_KEYS = frozenset({"dealer", "hands", "stock", "discard", "melds", "to_play", "scores", "rounds_played",
+                       "turnovers", "turns"})
+
+
+def _check_int(name: str, value, lo: int, hi: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo or (
+            hi is not None and value > hi):
+        bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ValueError(f"{name} must be an int {bounds}, got {value!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """Rummy options (rummy.md "Options"); a bad value raises ``ValueError`` naming it."""
+
+    num_players: int = 2
+    ace_high: bool = False
+    must_discard_to_go_out: bool = False
+    target_score: int = 150
+    max_rounds: int = 100
+    max_turnovers: int = 3
+    max_turns: int = 300
+    shuffle_turnover: bool = False
+    reward_mode: str = "points"
+
+    def __post_init__(self) -> None:
+        _check_int("num_players", self.num_players, 2, 6)
+        _check_int("target_score", self.target_score, 0)
+        _check_int("max_rounds", self.max_rounds, 1)
+        _check_int("max_turnovers", self.max_turnovers, 0)
+        _check_int("max_turns", self.max_turns, 1)
+        for name in ("ace_high", "must_discard_to_go_out", "shuffle_turnover"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
+        if self.reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {list(REWARD_MODES)}, got {self.reward_mode!r}")
+        for name in ("num_players", "target_score", "max_rounds", "max_turnovers", "max_turns"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+
+
+class Layout:
+    """Observation layout for ``n`` seats (documented slice by slice in ``rummy_v0``).
+
+    The engine keeps an absolute buffer: all hands (``n * 52``), then the observation blocks with
+    per-seat parts in absolute seat order. ``perm[seat]`` gathers it into ``seat``'s
+    seat-relative observation (relative seat j = absolute seat ``(seat + j) % n``), whose first
+    block is the seat's own hand.
+    """
+
+    def __init__(self, n: int):
+        self.n = n
+        off = 0
+
+        def block(size: int) -> int:
+            nonlocal off
+            start = off
+            off += size
+            return start
+
+        self.hands = block(52 * n)
+        self.pile = block(52)
+        self.top = block(52)
+        self.taken = block(52)
+        self.melds = block(52 * NUM_MELD_SLOTS)
+        self.owner = block(n * NUM_MELD_SLOTS)
+        self.front = block(52 * n)
+        self.known = block(52 * n)
+        self.hand_size = block(n)
+        self.scores = block(n)
+        self.phase = block(2)
+        self.dealer = block(n)
+        self.stock = block(1)
+        self.turnovers = block(1)
+        self.turns = block(1)
+        self.rounds = block(1)
+        self.abs_size = off
+        self.obs_size = off - 52 * (n - 1)
+        perms = []
+        for seat in range(n):
+            rel = [(seat + j) % n for j in range(n)]
+            idx = list(range(self.hands + 52 * seat, self.hands + 52 * seat + 52))
+            idx += list(range(self.pile, self.owner))
+            idx += [self.owner + k * n + q for k in range(NUM_MELD_SLOTS) for q in rel]
+            for base in (self.front, self.known):
+                idx += [base + 52 * q + c for q in rel for c in range(52)]
+            for base in (self.hand_size, self.scores):
+                idx += [base + q for q in rel]
+            idx += [self.phase, self.phase + 1]
+            idx += [self.dealer + q for q in rel]
+            idx += [self.stock, self.turnovers, self.turns, self.rounds]
+            assert len(idx) == self.obs_size
+            perms.append(np.array(idx, dtype=np.intp))
+        self.perm = perms
+
+
+_LAYOUTS = {n: Layout(n) for n in HAND_SIZE}
+
+
+def _card_planes(masks: list[int]) -> np.ndarray:
+    """Card masks as consecutive 52-entry 0/1 planes (one numpy call for all)."""
+    raw = np.frombuffer(b"".join(m.to_bytes(7, "little") for m in masks), np.uint8)
+    return np.unpackbits(raw, bitorder="little").reshape(len(masks), 56)[:, :NUM_CARDS].ravel()
+
+
+def observation_size(num_players: int) -> int:
+    return _LAYOUTS[num_players].obs_size
+
+
+class RummyGame:
+    """One Rummy match (RM-1..RM-32). Create with :meth:`new`; seats are ``0..n-1``."""
+
+    num_actions = NUM_ACTIONS
+
+    # -- creation ------------------------------------------------------------------------------
+    @classmethod
+    def new(cls, options: Options, rng: np.random.Generator, deal: dict | None = None) -> "RummyGame":
+        """Start a match: a seeded deal (RM-2..RM-5), or the scenario ``deal`` (rummy.md keys)."""
+        g = cls.__new__(cls)
+        g._init_common(options, rng)
+        g.scores = [0] * g.num_players
+        g.rounds_played = 0
+        if deal is None:
+            g.dealer = int(rng.integers(g.num_players))
+            g._deal_round()
+        else:
+            g._setup(deal)
+        return g
+
+    def _init_common(self, options: Options, rng: np.random.Generator) -> None:
+        self.options = options
+        self.rng = rng
+        self.num_players = n = options.num_players
+        self.k = HAND_SIZE[n]
+        self.layout = _LAYOUTS[n]
+        self._buf = np.zeros(self.layout.abs_size, np.float32)
+        self._mv = memoryview(self._buf)  # fast scalar writes into _buf
+        self._points = ACE_POINTS if options.ace_high else POINTS
+        self._cat_fit = _CAT_FIT[options.ace_high]
+        self._score_scale = float(options.target_score or 100)
+        self.done = False
+        self.truncated = False
+        self.events: deque = deque(maxlen=20)
+        self.last_round: dict | None = None
+        self._mask = None
+
+    def _new_round_state(self) -> None:
+        n = self.num_players
+        self.meld_owner: list[int] = []
+        self.meld_mask: list[int] = []
+        self.meld_shape: list[Meld] = []
+        self.meld_fit: list[int] = []
+        self.front = [0] * n
+        self.known = [0] * n
+        self.taken = -1
+        self.turnovers = 0
+        self.turns = 0
+        self.phase = DRAW
+
+    def _deal_round(self) -> None:
+        """Shuffle and deal one round (RM-2..RM-5)."""
+        n, k = self.num_players, self.k
+        self._new_round_state()
+        deck = self.rng.permutation(NUM_CARDS).tolist()
+        hands = [0] * n
+        first = self.dealer + 1
+        for i in range(n * k):
+            hands[(first + i) % n] |= BIT[deck[i]]
+        self.hands = hands
+        self.discard = [deck[n * k]]
+        self.pile_mask = BIT[deck[n * k]]
+        self.stock = deck[n * k + 1:][::-1]
+        self.current_player = first % n
+        self.clean_start = True
+        self.events.append(("deal", self.rounds_played + 1, self.dealer))
+        self._mask = None
+        self._rebuild_buf()
+
+    def _setup(self, deal: dict) -> None:
+        """A scenario position from ``deal`` (rummy.md "Scenario set-up"); ``ValueError`` on any problem."""
+        opts, n, k = self.options, self.num_players, self.k
+        if not isinstance(deal, dict):
+            raise ValueError(f"deal must be a dict, got {type(deal).__name__}")
+        unknown = set(deal) - DEAL_KEYS
+        if unknown:
+            raise ValueError(f"unknown deal key(s) {sorted(unknown)}; known: {sorted(DEAL_KEYS)}")
+        where: dict[int, str] = {}
+
+        def cards(texts, place: str) -> list[int]:
+            if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
+                raise ValueError(f"deal: {place} must be a list of card texts, got {texts!r}")
+            out = []
+            for t in texts:
+                c = parse_card(t)
+                if c in where:
+                    raise ValueError(f"deal: card {CARD_TEXT[c]} is listed twice ({where[c]} and {place})")
+                where[c] = place
+                out.append(c)
+            return out
+
+        def seat(value, name: str) -> int:
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < n:
+                raise ValueError(f"deal: {name} must be a seat 0..{n - 1}, got {value!r}")
+            return int(value)
+
+        self._new_round_state()
+        hands_in = deal.get("hands")
+        if not isinstance(hands_in, (list, tuple)) or len(hands_in) != n:
+            raise ValueError(f"deal: 'hands' must list {n} hands (one per seat), got {hands_in!r}")
+        hand_cards = [cards(h, f"hand {p}") for p, h in enumerate(hands_in)]
+        for p, h in enumerate(hand_cards):
+            if not h:
+                raise ValueError(f"deal: hand {p} is empty")
+            if len(h) > k:
+                raise ValueError(f"deal: hand {p} has {len(h)} cards, more than k = {k} (RM-3)")
+        melds_in = deal.get("melds", [])
+        if not isinstance(melds_in, (list, tuple)):
+            raise ValueError(f"deal: 'melds' must be a list, got {melds_in!r}")
+        front = [0] * n
+        for i, md in enumerate(melds_in):
+            if not isinstance(md, dict) or set(md) - {"owner", "cards", "layoffs"} or "cards" not in md:
+                raise ValueError(f"deal: meld {i} must be {{'owner', 'cards', 'layoffs'}}, got {md!r}")
+            owner = seat(md.get("owner"), f"meld {i} owner")
+            mc = cards(md["cards"], f"meld {i}")
+            shape = classify(mc, opts.ace_high)
+            if shape is None:
+                raise ValueError(f"deal: meld {i} ({cards_text(mc)}) is not a valid meld under the options")
+            mask = sum(BIT[c] for c in mc)
+            layoffs = md.get("layoffs", {}) or {}
+            if not isinstance(layoffs, dict):
+                raise ValueError(f"deal: meld {i} 'layoffs' must be a dict card -> seat, got {layoffs!r}")
+            own = mask
+            for text, q in layoffs.items():
+                c = parse_card(text)
+                if not mask & BIT[c]:
+                    raise ValueError(f"deal: meld {i} layoff {text!r} is not a card of the meld")
+                q = seat(q, f"meld {i} layoff seat of {text}")
+                if q == owner:
+                    raise ValueError(f"deal: meld {i} layoff {text!r} names the meld's own owner {q}")
+                own &= ~BIT[c]
+                front[q] |= BIT[c]
+            front[owner] |= own
+            self.meld_owner.append(owner)
+            self.meld_mask.append(mask)
+            self.meld_shape.append(shape)
+            self.meld_fit.append(fit_mask(shape, mask, opts.ace_high))
+        if len(self.meld_owner) > NUM_MELD_SLOTS:
+            raise ValueError(f"deal: at most {NUM_MELD_SLOTS} melds fit the table")
+        table = sum(m.bit_count() for m in self.meld_mask)
+        if sum(len(h) for h in hand_cards) + table != n * k:
+            raise ValueError(f"deal: hand sizes plus table cards must be n*k = {n * k}, got "
+                             f"{sum(len(h) for h in hand_cards)} + {table}")
+        for p in range(n):
+            if front[p].bit_count() != k - len(hand_cards[p]):
+                raise ValueError(f"deal: seat {p} has {front[p].bit_count()} table cards but "
+                                 f"k - hand size = {k - len(hand_cards[p])}")
+        discard = cards(deal["discard"], "discard pile") if "discard" in deal else None
+        if discard is not None and not discard:
+            raise ValueError("deal: the discard pile is empty")
+        if "stock" in deal:
+            stock_top_first = cards(deal["stock"], "stock")
+            missing = [c for c in range(NUM_CARDS) if c not in where]
+            if missing:
+                raise ValueError(f"deal: cards listed nowhere although 'stock' is given: {cards_text(missing)}")
+        if "dealer" in deal:
+            self.dealer = seat(deal["dealer"], "dealer")
+        else:
+            self.dealer = int(self.rng.integers(n))
+        if "stock" not in deal:
+            rest = [c for c in range(NUM_CARDS) if c not in where]
+            stock_top_first = [rest[i] for i in self.rng.permutation(len(rest))]
+        if discard is None:
+            if not stock_top_first:
+                raise ValueError("deal: the discard pile is empty (no stock card to turn up)")
+            discard = [stock_top_first.pop(0)]
+        scores = deal.get("scores", [0] * n)
+        if (not isinstance(scores, (list, tuple)) or len(scores) != n
+                or any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0 for s in scores)):
+            raise ValueError(f"deal: 'scores' must be {n} ints >= 0, got {scores!r}")
+        if opts.target_score > 0 and max(scores) >= opts.target_score:
+            raise ValueError(f"deal: a total {max(scores)} already reaches target_score {opts.target_score}")
+        rounds = deal.get("rounds_played", 0)
+        _deal_int("rounds_played", rounds, 0, opts.max_rounds - 1)
+        turnovers = deal.get("turnovers", 0)
+        _deal_int("turnovers", turnovers, 0, opts.max_turnovers)
+        turns = deal.get("turns", 0)
+        _deal_int("turns", turns, 0, opts.max_turns - 1)
+        if not stock_top_first and turnovers == opts.max_turnovers:
+            raise ValueError("deal: the stock is empty and turnovers = max_turnovers (RM-26)")
+        self.current_player = seat(deal["to_play"], "to_play") if "to_play" in deal else (self.dealer + 1) % n
+        self.hands = [sum(BIT[c] for c in h) for h in hand_cards]
+        self.front = front
+        self.discard = discard
+        self.pile_mask = sum(BIT[c] for c in discard)
+        self.stock = stock_top_first[::-1]
+        self.scores = [int(s) for s in scores]
+        self.rounds_played = int(rounds)
+        self.turnovers = int(turnovers)
+        self.turns = int(turns)
+        self.clean_start = front[self.current_player] == 0
+        self.events.append(("deal", self.rounds_played + 1, self.dealer))
+        self._rebuild_buf()
+
+    # -- observation buffer ----------------------------------------------------------------------
+    def _rebuild_buf(self) -> None:
+        """Write the absolute observation buffer from the state (used at deals and loads; the
+        moves keep it up to date incrementally, which the tests compare against this)."""
+        L, n, buf, opts = self.layout, self.num_players, self._buf, self.options
+        buf[:] = 0.0
+        buf[L.hands:L.hands + 52 * n] = _card_planes(self.hands)
+        buf[L.front:L.front + 52 * n] = _card_planes(self.front)
+        buf[L.known:L.known + 52 * n] = _card_planes(self.known)
+        buf[L.pile:L.pile + 52] = _card_planes([self.pile_mask])
+        if self.meld_mask:
+            buf[L.melds:L.melds + 52 * len(self.meld_mask)] = _card_planes(self.meld_mask)
+        for k, owner in enumerate(self.meld_owner):
+            buf[L.owner + k * n + owner] = 1.0
+        for p in range(n):
+            buf[L.hand_size + p] = self.hands[p].bit_count() / self.k
+            buf[L.scores + p] = self.scores[p] / self._score_scale
+        if self.discard:
+            buf[L.top + self.discard[-1]] = 1.0
+        if self.taken >= 0:
+            buf[L.taken + self.taken] = 1.0
+        if not self.done:
+            buf[L.phase + self.phase] = 1.0
+        buf[L.dealer + self.dealer] = 1.0
+        buf[L.stock] = len(self.stock) / 52
+        buf[L.turnovers] = self.turnovers / max(1, opts.max_turnovers)
+        buf[L.turns] = self.turns / opts.max_turns
+        buf[L.rounds] = self.rounds_played / opts.max_rounds
+
+    def observation(self, seat: int) -> np.ndarray:
+        """float32 seat-relative observation (layout in ``rummy_v0``'s docstring)."""
+        return self._buf[self.layout.perm[seat]]
+
+    # -- legality --------------------------------------------------------------------------------
+    @property
+    def current_taken_bit(self) -> int:
+        t = self.taken
+        return BIT[t] & self.hands[self.current_player] if t >= 0 else 0
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over the 1307 actions for ``current_player`` (cached, read-only)."""
+        m = self._mask
+        if m is None:
+            if self.done:
+                m = _NO_MASK
+            elif self.phase == DRAW:
+                m = _DRAW_MASK
+            else:
+                m = np.frombuffer(self._play_bytes(), np.int8)
+                m.flags.writeable = False
+            self._mask = m
+        return m
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def _meld_candidates(self, hand: int) -> list[int]:
+        """Catalogue ids of every meld inside ``hand`` under the options (RM-10..RM-12)."""
+        a = hand & 0x1FFF
+        b = (hand >> 13) & 0x1FFF
+        c = (hand >> 26) & 0x1FFF
+        d = hand >> 39
+        out: list[int] = []
+        three = (a & b & (c | d)) | (c & d & (a | b))
+        while three:
+            low = three & -three
+            r0 = low.bit_length() - 1
+            out += _SET_IDS[r0][(a >> r0 & 1) | (b >> r0 & 1) << 1 | (c >> r0 & 1) << 2 | (d >> r0 & 1) << 3]
+            three ^= low
+        high = self.options.ace_high
+        for s, x in enumerate((a, b, c, d)):
+            y = x | (x & 1) << 13 if high else x
+            if y & (y >> 1) & (y >> 2):
+                out += _runs_in(s, x, high)
+        return out
+
+    def _stranding_ok(self, rest: int, tbit: int, new_fit: int, skip: int) -> bool:
+        """RM-18/RM-20 for a meld or lay-off leaving ``rest`` (at most one card) in hand.
+
+        ``new_fit``: lay-off mask of the meld the move lays or extends; ``skip``: its index
+        among the table melds (-1 for a new meld)."""
+        if self.options.must_discard_to_go_out:
+            return rest != 0 and rest != tbit
+        if rest == 0 or rest != tbit:
+            return True
+        if rest & new_fit:
+            return True
+        fit = self.meld_fit
+        return any(rest & fit[j] for j in range(len(fit)) if j != skip)
+
+    def _play_bytes(self) -> bytearray:
+        """The play-phase mask (RM-7, RM-14, RM-17, RM-18, RM-20) as bytes."""
+        b = bytearray(NUM_ACTIONS)
+        p = self.current_player
+        hand = self.hands[p]
+        tbit = self.current_taken_bit
+        h = hand ^ tbit
+        while h:  # discards: every card but the taken one (RM-17)
+            low = h & -h
+            b[low.bit_length() + 1] = 1  # DISCARD0 + card
+            h ^= low
+        for m in self._meld_candidates(hand):
+            rest = hand ^ CAT_MASK[m]
+            if rest & (rest - 1) == 0 and not self._stranding_ok(rest, tbit, self._cat_fit[m], -1):
+                continue
+            b[MELD0 + m] = 1
+        for k, fit in enumerate(self.meld_fit):  # lay-offs (RM-14, RM-15)
+            f = hand & fit
+            while f:
+                low = f & -f
+                f ^= low
+                c = low.bit_length() - 1
+                rest = hand ^ low
+                if rest & (rest - 1) == 0:
+                    shape = extend(self.meld_shape[k], c, self.options.ace_high)
+                    new_fit = fit_mask(shape, self.meld_mask[k] | low, self.options.ace_high)
+                    if not self._stranding_ok(rest, tbit, new_fit, k):
+                        continue
+                b[LAYOFF0 + 17 * c + k] = 1
+        return b
+
+    def illegal_reason(self, action: int) -> str:
+        """Why ``action`` is not legal now."""
+        if self.done:
+            return "the match is over"
+        if not 0 <= action < NUM_ACTIONS:
+            return f"action ids are 0..{NUM_ACTIONS - 1}"
+        if self.legal_mask()[action]:
+            return "it is legal"
+        hand = self.hands[self.current_player]
+        if action < DISCARD0:
+            return "the draw is done this turn; meld, lay off or discard (RM-6, RM-7, RM-9)"
+        if self.phase == DRAW:
+            return "draw first: 'draw stock' or 'take discard' (RM-6)"
+        mdgo = "must_discard_to_go_out: the last card must be discarded (RM-20)"
+        strand = "it would leave only the taken card in hand with nowhere to lay it off (RM-17, RM-18)"
+        if action < MELD0:
+            c = action - DISCARD0
+            if not hand & BIT[c]:
+                return f"{CARD_TEXT[c]} is not in your hand"
+            return f"{CARD_TEXT[c]} was taken from the discard pile this turn (RM-17)"
+        if action < LAYOFF0:
+            m = action - MELD0
+            missing = CAT_MASK[m] & ~hand
+            if missing:
+                return f"not in your hand: {cards_text(cards_of(missing))}"
+            if m in _ACE_HIGH_ONLY and not self.options.ace_high:
+                return "an ace ranks high only with the ace_high option (RM-11, RM-12)"
+            return mdgo if hand == CAT_MASK[m] and self.options.must_discard_to_go_out else strand
+        c, k = divmod(action - LAYOFF0, NUM_MELD_SLOTS)
+        if k >= len(self.meld_mask):
+            return f"there is no meld @{k}: the table holds {len(self.meld_mask)} meld(s) (RM-13)"
+        if not hand & BIT[c]:
+            return f"{CARD_TEXT[c]} is not in your hand"
+        if not self.meld_fit[k] & BIT[c]:
+            return f"{CARD_TEXT[c]} does not fit meld @{k} (RM-13, RM-14)"
+        return mdgo if hand == BIT[c] and self.options.must_discard_to_go_out else strand
+
+    # -- moves -----------------------------------------------------------------------------------
+    def step(self, action: int) -> np.ndarray | None:
+        """Apply a legal action; returns per-seat float32 rewards on a round's last step, else None."""
+        if self.done or not self.legal_mask()[action]:
+            raise ValueError(f"illegal action {action} '{self.action_to_text(action)}': "
+                             f"{self.illegal_reason(action)}")
+        self._mask = None
+        p = self.current_player
+        if action == DRAW_STOCK:
+            self._draw_stock(p)
+            return None
+        if action == TAKE_DISCARD:
+            self._take_discard(p)
+            return None
+        if action < MELD0:
+            return self._discard(p, action - DISCARD0)
+        if action < LAYOFF0:
+            return self._meld(p, action - MELD0)
+        c, k = divmod(action - LAYOFF0, NUM_MELD_SLOTS)
+        return self._layoff(p, c, k)
+
+    def _enter_play(self, p: int, c: int) -> None:
+        L, buf = self.layout, self._mv
+        self.hands[p] |= BIT[c]
+        self.phase = PLAY
+        buf[L.hands + 52 * p + c] = 1.0
+        buf[L.hand_size + p] = self.hands[p].bit_count() / self.k
+        buf[L.phase] = 0.0
+        buf[L.phase + 1] = 1.0
+
+    def _draw_stock(self, p: int) -> None:
+        """Draw the stock's top card, turning the discard pile over first if it is empty (RM-6, RM-24)."""
+        if not self.stock:
+            self._turnover()
+        c = self.stock.pop()
+        self._enter_play(p, c)
+        self._mv[self.layout.stock] = len(self.stock) / 52
+        self.events.append(("draw", p))
+
+    def _turnover(self) -> None:
+        """RM-24: all but the top discard become the stock, bottom card on top (or shuffled)."""
+        L, buf = self.layout, self._buf
+        top = self.discard[-1]
+        packet = self.discard[:-1]
+        if self.options.shuffle_turnover:
+            self.stock = [packet[i] for i in self.rng.permutation(len(packet))]
+        else:
+            self.stock = packet[::-1]
+        self.discard = [top]
+        self.pile_mask = BIT[top]
+        self.turnovers += 1
+        buf[L.pile:L.pile + 52] = 0.0
+        buf[L.pile + top] = 1.0
+        buf[L.turnovers] = self.turnovers / max(1, self.options.max_turnovers)
+        self.events.append(("turnover", self.turnovers))
+
+    def _take_discard(self, p: int) -> None:
+        """Take the discard pile's top card (RM-6); it becomes the taken card (RM-17) and public (RM-32)."""
+        L, buf = self.layout, self._mv
+        c = self.discard.pop()
+        self.pile_mask ^= BIT[c]
+        self.known[p] |= BIT[c]
+        self.taken = c
+        buf[L.pile + c] = 0.0
+        buf[L.top + c] = 0.0
+        if self.discard:
+            buf[L.top + self.discard[-1]] = 1.0
+        buf[L.taken + c] = 1.0
+        buf[L.known + 52 * p + c] = 1.0
+        self._enter_play(p, c)
+        self.events.append(("take", p, c))
+
+    def _leave_hand(self, p: int, mask: int, cards) -> None:
+        L, buf = self.layout, self._mv
+        self.hands[p] &= ~mask
+        hands = L.hands + 52 * p
+        for c in cards:
+            buf[hands + c] = 0.0
+        if self.known[p] & mask:
+            self.known[p] &= ~mask
+            known = L.known + 52 * p
+            for c in cards:
+                buf[known + c] = 0.0
+        buf[L.hand_size + p] = self.hands[p].bit_count() / self.k
+
+    def _discard(self, p: int, c: int) -> np.ndarray | None:
+        """Discard ends the turn (RM-7); an empty hand goes out (RM-19); caps end the round (RM-26)."""
+        L, buf = self.layout, self._mv
+        self._leave_hand(p, BIT[c], (c,))
+        if self.discard:
+            buf[L.top + self.discard[-1]] = 0.0
+        self.discard.append(c)
+        self.pile_mask |= BIT[c]
+        buf[L.pile + c] = 1.0
+        buf[L.top + c] = 1.0
+        if self.taken >= 0:
+            buf[L.taken + self.taken] = 0.0
+            self.taken = -1
+        self.events.append(("discard", p, c))
+        if not self.hands[p]:
+            return self._go_out(p)
+        self.turns += 1
+        if self.turns >= self.options.max_turns:
+            return self._dead_round("max_turns")
+        if not self.stock and self.turnovers >= self.options.max_turnovers:
+            return self._dead_round("max_turnovers")
+        nxt = (p + 1) % self.num_players
+        self.current_player = nxt
+        self.clean_start = not self.front[nxt]
+        self.phase = DRAW
+        buf[L.phase] = 1.0
+        buf[L.phase + 1] = 0.0
+        buf[L.turns] = self.turns / self.options.max_turns
+        return None
+
+    def _meld(self, p: int, m: int) -> np.ndarray | None:
+        """Lay meld ``m`` from hand as the next table meld @k (RM-10, RM-13)."""
+        L, buf, n = self.layout, self._mv, self.num_players
+        mask = CAT_MASK[m]
+        cards = CATALOGUE[m]
+        k = len(self.meld_mask)
+        self._leave_hand(p, mask, cards)
+        self.front[p] |= mask
+        self.meld_owner.append(p)
+        self.meld_mask.append(mask)
+        self.meld_shape.append(CAT_SHAPE[m])
+        self.meld_fit.append(self._cat_fit[m])
+        front, slot = L.front + 52 * p, L.melds + 52 * k
+        for c in cards:
+            buf[front + c] = 1.0
+            buf[slot + c] = 1.0
+        buf[L.owner + k * n + p] = 1.0
+        self.events.append(("meld", p, m, k))
+        return None if self.hands[p] else self._go_out(p)
+
+    def _layoff(self, p: int, c: int, k: int) -> np.ndarray | None:
+        """Lay card ``c`` off on meld @k (RM-14..RM-16)."""
+        L, buf, high = self.layout, self._mv, self.options.ace_high
+        bit = BIT[c]
+        self._leave_hand(p, bit, (c,))
+        self.front[p] |= bit
+        shape = self.meld_shape[k] = extend(self.meld_shape[k], c, high)
+        mask = self.meld_mask[k] = self.meld_mask[k] | bit
+        self.meld_fit[k] = fit_mask(shape, mask, high)
+        buf[L.front + 52 * p + c] = 1.0
+        buf[L.melds + 52 * k + c] = 1.0
+        self.events.append(("layoff", p, c, k))
+        return None if self.hands[p] else self._go_out(p)
+
+    # -- round and match end -----------------------------------------------------------------------
+    def _go_out(self, p: int) -> np.ndarray:
+        """Score a round won by ``p`` (RM-19, RM-21..RM-23)."""
+        n, pts = self.num_players, self._points
+        values = [sum(pts[c] for c in cards_of(h)) for h in self.hands]
+        factor = 2 if self.clean_start else 1
+        score = factor * sum(values)
+        self.scores[p] += score
+        rewards = np.zeros(n, np.float32)
+        mode = self.options.reward_mode
+        if mode == "points":
+            rewards[p] = score
+        elif mode == "zero_sum":
+            for q in range(n):
+                rewards[q] = score if q == p else -factor * values[q]
+        self.last_round = {"round": self.rounds_played + 1, "winner": p, "points": score,
+                           "rummy": bool(self.clean_start), "dead": False}
+        self.events.append(("out", p, score, int(self.clean_start)))
+        return self._finish_round(rewards)
+
+    def _dead_round(self, cap: str) -> np.ndarray:
+        """RM-26: the round ends with no score."""
+        self.last_round = {"round": self.rounds_played + 1, "winner": -1, "points": 0, "rummy": False,
+                           "dead": True, "cap": cap}
+        self.events.append(("dead", cap))
+        return self._finish_round(np.zeros(self.num_players, np.float32))
+
+    def _finish_round(self, rewards: np.ndarray) -> np.ndarray:
+        """Match end (RM-27..RM-30) or the next deal with the deal passed left (RM-31)."""
+        opts = self.options
+        self.rounds_played += 1
+        self.taken = -1
+        target = opts.target_score
+        if target > 0 and max(self.scores) >= target:
+            self._end_match(truncated=False, rewards=rewards)
+        elif self.rounds_played >= opts.max_rounds:
+            self._end_match(truncated=target > 0, rewards=rewards)
+        else:
+            self.dealer = (self.dealer + 1) % self.num_players
+            self._deal_round()
+        return rewards
+
+    def _end_match(self, truncated: bool, rewards: np.ndarray) -> None:
+        self.done = True
+        self.truncated = truncated
+        best = max(self.scores)
+        winners = [q for q, s in enumerate(self.scores) if s == best]
+        if self.options.reward_mode == "win_loss":
+            for q in range(self.num_players):
+                rewards[q] += (1.0 if len(winners) == 1 else 0.0) if q in winners else -1.0
+        self.events.append(("end", int(truncated), *winners))
+        self._rebuild_buf()
+
+    def winners(self) -> list[int]:
+        """Seats with the highest total (the match's winners once ``done``, RM-28)."""
+        best = max(self.scores)
+        return [q for q, s in enumerate(self.scores) if s == best]
+
+    # -- text --------------------------------------------------------------------------------------
+    def action_to_text(self, action: int) -> str:
+        return ACTION_TEXT[action]
+
+    def text_to_action(self, text: str) -> int:
+        return text_to_action(text)
+
+    def _event_text(self, e: tuple) -> str:
+        kind = e[0]
+        if kind == "deal":
+            return f"round {e[1]}: player_{e[2]} deals"
+        if kind == "draw":
+            return f"player_{e[1]} draws from the stock"
+        if kind == "take":
+            return f"player_{e[1]} takes {CARD_TEXT[e[2]]} from the discard pile"
+        if kind == "meld":
+            return f"player_{e[1]} melds {cards_text(CATALOGUE[e[2]])} as @{e[3]}"
+        if kind == "layoff":
+            return f"player_{e[1]} lays off {CARD_TEXT[e[2]]} on @{e[3]}"
+        if kind == "discard":
+            return f"player_{e[1]} discards {CARD_TEXT[e[2]]}"
+        if kind == "turnover":
+            return f"the discard pile is turned over as the stock (turnover {e[1]})"
+        if kind == "out":
+            return f"player_{e[1]} goes out{' (rummy)' if e[3] else ''} and scores {e[2]}"
+        if kind == "dead":
+            return f"the round ends dead ({e[1]} reached)"
+        return ("the match ends" + (" (round cap)" if e[1] else "") + ": winner(s) "
+                + ", ".join(f"player_{q}" for q in e[2:]))
+
+    def view(self, seat: int) -> dict:
+        """What ``seat`` may know (RM-32), per :meth:`rummy_env.base.Game.view`."""
+        n = self.num_players
+        to_play = -1 if self.done else self.current_player
+        melds = []
+        for k, mask in enumerate(self.meld_mask):
+            owner = self.meld_owner[k]
+            layoffs = {CARD_TEXT[c]: q for q in range(n) if q != owner for c in cards_of(self.front[q] & mask)}
+            melds.append({"index": k, "owner": owner,
+                          "cards": [CARD_TEXT[c] for c in canonical_order(cards_of(mask), self.meld_shape[k])],
+                          "layoffs": layoffs})
+        legal = ([ACTION_TEXT[a] for a in np.flatnonzero(self.legal_mask())] if seat == to_play else [])
+        return {
+            "game": "rummy_v0", "seat": seat, "num_players": n, "to_play": to_play,
+            "phase": "over" if self.done else PHASE_NAMES[self.phase], "done": self.done,
+            "hand": [CARD_TEXT[c] for c in cards_of(self.hands[seat])],
+            "hand_sizes": [h.bit_count() for h in self.hands], "scores": list(self.scores),
+            "legal_actions": legal, "melds": melds, "discard": [CARD_TEXT[c] for c in self.discard],
+            "stock_size": len(self.stock), "events": [self._event_text(e) for e in self.events],
+            "dealer": self.dealer, "taken_card": CARD_TEXT[self.taken] if self.taken >= 0 else None,
+            "known_cards": [[CARD_TEXT[c] for c in cards_of(m)] for m in self.known],
+            "table_cards": [[CARD_TEXT[c] for c in cards_of(m)] for m in self.front],
+            "turnovers": self.turnovers, "turns": self.turns, "rounds_played": self.rounds_played,
+            "rummy_possible": bool(not self.done and self.clean_start),
+            "last_round": dict(self.last_round) if self.last_round else None,
+            "options": dataclasses.asdict(self.options),
+        }
+
+    def render_text(self, seat: int) -> str:
+        v = self.view(seat)
+        lines = [f"Rummy - round {v['rounds_played'] + 1}, dealer player_{v['dealer']}, "
+                 f"phase {v['phase']}, to play: {'-' if v['to_play'] < 0 else 'player_%d' % v['to_play']}",
+                 "scores: " + "  ".join(f"player_{q} {s}" for q, s in enumerate(v["scores"])),
+                 "hand sizes: " + " ".join(str(s) for s in v["hand_sizes"])
+                 + f"   stock {v['stock_size']}   turnovers {v['turnovers']}   turns {v['turns']}",
+                 "discard pile (top last): " + " ".join(v["discard"])]
+        for md in v["melds"]:
+            extra = " ".join(f"{c}<-p{q}" for c, q in md["layoffs"].items())
+            lines.append(f"  @{md['index']} player_{md['owner']}: {' '.join(md['cards'])}"
+                         + (f"   (laid off: {extra})" if extra else ""))
+        lines.append(f"player_{seat} hand: {' '.join(v['hand'])}"
+                     + (f"   (taken: {v['taken_card']})" if v["taken_card"] else ""))
+        if v["legal_actions"]:
+            lines.append("legal: " + ", ".join(v["legal_actions"]))
+        return "\n".join(lines)
+
+    # -- copies ------------------------------------------------------------------------------------
+    def clone(self) -> "RummyGame":
+        g = object.__new__(RummyGame)
+        g.__dict__.update(self.__dict__)
+        for name in ("hands", "stock", "discard", "meld_owner", "meld_mask", "meld_shape", "meld_fit", "front",
+                     "known", "scores"):
+            setattr(g, name, list(getattr(self, name)))
+        g.events = deque(self.events, maxlen=20)
+        g._buf = self._buf.copy()
+        g._mv = memoryview(g._buf)
+        bit_gen = self.rng.bit_generator
+        twin = type(bit_gen)(0)
+        twin.state = bit_gen.state
+        g.rng = np.random.Generator(twin)
+        return g
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_mv"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._mv = memoryview(self._buf)
+
+    def to_dict(self) -> dict:
+        """JSON-serialisable state; :meth:`from_dict` restores it exactly."""
+        return {
+            "options": dataclasses.asdict(self.options), "rng": self.rng.bit_generator.state,
+            "dealer": self.dealer, "current_player": self.current_player, "phase": self.phase,
+            "done": self.done, "truncated": self.truncated,
+            "hands": [cards_of(h) for h in self.hands], "stock_top_last": list(self.stock),
+            "discard": list(self.discard),
+            "melds": [{"owner": self.meld_owner[k], "cards": cards_of(self.meld_mask[k]),
+                       "shape": list(self.meld_shape[k])} for k in range(len(self.meld_mask))],
+            "front": [cards_of(m) for m in self.front], "known": [cards_of(m) for m in self.known],
+            "taken": self.taken, "clean_start": self.clean_start, "scores": list(self.scores),
+            "rounds_played": self.rounds_played, "turnovers": self.turnovers, "turns": self.turns,
+            "events": [list(e) for e in self.events], "last_round": self.last_round,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "RummyGame":
+        state = d["rng"]
+        rng = np.random.Generator(getattr(np.random, state["bit_generator"])())
+        rng.bit_generator.state = state
+        g = cls.__new__(cls)
+        g._init_common(Options(**d["options"]), rng)
+        g.dealer, g.current_player, g.phase = d["dealer"], d["current_player"], d["phase"]
+        g.done, g.truncated = d["done"], d["truncated"]
+        g.hands = [sum(BIT[c] for c in h) for h in d["hands"]]
+        g.stock = list(d["stock_top_last"])
+        g.discard = list(d["discard"])
+        g.pile_mask = sum(BIT[c] for c in g.discard)
+        g.meld_owner = [md["owner"] for md in d["melds"]]
+        g.meld_mask = [sum(BIT[c] for c in md["cards"]) for md in d["melds"]]
+        g.meld_shape = [Meld(*md["shape"]) for md in d["melds"]]
+        g.meld_fit = [fit_mask(s, m, g.options.ace_high) for s, m in zip(g.meld_shape, g.meld_mask)]
+        g.front = [sum(BIT[c] for c in f) for f in d["front"]]
+        g.known = [sum(BIT[c] for c in f) for f in d["known"]]
+        g.taken, g.clean_start = d["taken"], d["clean_start"]
+        g.scores = list(d["scores"])
+        g.rounds_played, g.turnovers, g.turns = d["rounds_played"], d["turnovers"], d["turns"]
+        g.events.extend(tuple(e) for e in d["events"])
+        g.last_round = d["last_round"]
+        g._rebuild_buf()
+        return g
+
+
+def _deal_int(name: str, value, lo: int, hi: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+        raise ValueError(f"deal: {name!r} must be an int {lo}..{hi}, got {value!r}")
+
+
+def text_to_action(text: str) -> int:
+    """Action id of an action text (rummy.md "Action text"); ``ValueError`` naming an unknown text."""
+    if not isinstance(text, str):
+        raise ValueError(f"unknown action {text!r}: action texts are strings")
+    words = text.split()
+    verb = words[0].lower() if words else ""
+    try:
+        if verb == "draw" and len(words) == 2 and words[1].lower() == "stock":
+            return DRAW_STOCK
+        if verb == "take" and len(words) == 2 and words[1].lower() == "discard":
+            return TAKE_DISCARD
+        if verb == "discard" and len(words) == 2:
+            return DISCARD0 + parse_card(words[1])
+        if verb == "meld" and len(words) >= 2:
+            cards = [parse_card(w) for w in words[1:]]
+            mask = sum(BIT[c] for c in set(cards))
+            if len(set(cards)) == len(cards) and mask in MELD_OF_MASK:
+                return MELD0 + MELD_OF_MASK[mask]
+            raise ValueError("the cards form no meld (RM-10..RM-12)")
+        if verb == "layoff" and len(words) >= 3:
+            c = parse_card(words[1])
+            at = "".join(words[2:])
+            if at.startswith("@") and at[1:].isascii() and at[1:].isdigit() and int(at[1:]) < NUM_MELD_SLOTS:
+                return LAYOFF0 + NUM_MELD_SLOTS * c + int(at[1:])
+            raise ValueError(f"expected '@k' with k = 0..{NUM_MELD_SLOTS - 1}")
+    except ValueError as err:
+        raise ValueError(f"unknown action text {text!r}: {err}") from None
+    raise ValueError(f"unknown action text {text!r}: expected 'draw stock', 'take discard', 'discard C', "
+                     f"'meld C1 C2 C3 ...' or 'layoff C @k'")

@@ -1,0 +1,1034 @@
+"""Tongits rules engine (``../shared/rules/tongits.md``, rules TG-1..TG-38).
+
+Plain Python + numpy. One match of ``hands_per_match`` hands is one episode (TG-35); the next
+hand is dealt automatically by the previous winner (TG-38).
+
+Action ids (1283, tongits.md "Action text"):
+
+- ``0`` ``draw stock``, ``1`` ``take discard``, ``2`` ``call draw``, ``3`` ``challenge``,
+  ``4`` ``fold`` (the 5 fixed texts, in this order);
+- ``5 + c`` ``discard <card c>`` (52, card id ``c = 13*suit + rank-1``);
+- ``57 + i`` ``meld <catalogue meld i>`` (329, ``melds.standard_catalogue(ace_high=False)``:
+  65 sets rank A..K x suits CDH CDS CHS DHS CDHS, then 66 runs per suit C D H S by lowest
+  rank, then length);
+- ``386 + r - 1`` ``secret`` of the four cards of rank r (13, A..K);
+- ``399 + 17*c + k`` ``layoff <card c> @k`` (884, card-major: 52 cards x 17 meld numbers).
+
+Phases: ``draw`` (TG-6), ``pickup`` (TG-7), ``meld`` (TG-8), ``response`` (TG-20).
+Card sets are int bitmasks.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ..cards import BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, parse_card, sort_key
+from ..melds import SET_SUIT_CHOICES, classify, standard_catalogue, catalogue_masks
+
+NUM_PLAYERS = 3
+MAX_MELDS = 17
+A_DRAW, A_TAKE, A_CALL, A_CHALLENGE, A_FOLD = 0, 1, 2, 3, 4
+DISCARD0 = 5
+MELD0 = DISCARD0 + 52
+CATALOGUE = standard_catalogue(ace_high=False)
+CAT_MASK = catalogue_masks(CATALOGUE)
+SECRET0 = MELD0 + len(CATALOGUE)
+LAYOFF0 = SECRET0 + 13
+NUM_ACTIONS = LAYOFF0 + 52 * MAX_MELDS
+assert (MELD0, SECRET0, LAYOFF0, NUM_ACTIONS) == (57, 386, 399, 1283)
+
+PHASES = ("draw", "pickup", "meld", "response")
+DRAW, PICKUP, MELD, RESPONSE = 0, 1, 2, 3
+TURN_CAP = 100
+"""Turns per hand after which ``discard_take_must_meld=False`` settles the hand (TG-25)."""
+
+SUIT_BITS = 0x1FFF
+RANK_MASK = tuple(sum(BIT[13 * s + r - 1] for s in range(4)) for r in range(14))  # index 1..13
+ACES = RANK_MASK[1]
+MELD_OF_MASK = {m: i for i, m in enumerate(CAT_MASK)}
+MELDS_WITH_CARD = tuple(tuple(m for m in CAT_MASK if m & BIT[c]) for c in range(52))
+POINTS_OF_BIT = {BIT[c]: POINTS[c] for c in range(52)}
+BIT_INDEX = {BIT[c]: c for c in range(52)}
+
+# SET_IDS[r][suitmask] -> meld action ids of the sets of rank r (1..13) inside suitmask.
+SET_IDS = [[()] * 16] + [
+    [tuple(MELD0 + 5 * (r - 1) + j for j, ss in enumerate(SET_SUIT_CHOICES)
+           if all(sm >> s & 1 for s in ss)) for sm in range(16)]
+    for r in range(1, 14)]
+_RUN_INDEX = {}
+for _i, _m in enumerate(CATALOGUE):
+    if _i >= 65:
+        _RUN_INDEX[(SUIT_OF[_m[0]], RANK_OF[_m[0]], RANK_OF[_m[-1]])] = MELD0 + _i
+
+
+def _segment_runs(sm: int) -> list:
+    """(lo, hi) rank pairs of every run of 3+ consecutive ranks inside the 13-bit mask ``sm``."""
+    out = []
+    r = 1
+    while r <= 13:
+        if sm >> (r - 1) & 1:
+            e = r
+            while e < 13 and sm >> e & 1:
+                e += 1
+            out.extend((lo, hi) for lo in range(r, e - 1) for hi in range(lo + 2, e + 1))
+            r = e + 1
+        else:
+            r += 1
+    return out
+
+
+_SEGMENTS = [_segment_runs(sm) if sm & (sm >> 1) & (sm >> 2) else [] for sm in range(1 << 13)]
+RUN_IDS = tuple(tuple(tuple(sorted(_RUN_INDEX[(s, lo, hi)] for lo, hi in seg)) if seg else () for seg in _SEGMENTS)
+                for s in range(4))
+"""RUN_IDS[suit][13-bit rank mask] -> meld action ids of the runs inside it."""
+del _SEGMENTS
+
+
+def _action_texts() -> tuple:
+    t = ["draw stock", "take discard", "call draw", "challenge", "fold"]
+    t += ["discard " + CARD_TEXT[c] for c in range(52)]
+    t += ["meld " + " ".join(CARD_TEXT[c] for c in m) for m in CATALOGUE]
+    t += ["secret " + " ".join(CARD_TEXT[13 * s + r] for s in range(4)) for r in range(13)]
+    t += [f"layoff {CARD_TEXT[c]} @{k}" for c in range(52) for k in range(MAX_MELDS)]
+    return tuple(t)
+
+
+ACTION_TEXT = _action_texts()
+FIXED_TEXT = {t: i for i, t in enumerate(ACTION_TEXT[:5])}
+
+_DEADWOOD: dict = {}
+
+
+def least_deadwood(mask: int) -> int:
+    """Least sum of points of the cards of ``mask`` left over when disjoint valid melds are
+    taken out (``count_hand_melds=False``, TG-30): exact search, memoised."""
+    if not mask:
+        return 0
+    r = _DEADWOOD.get(mask)
+    if r is not None:
+        return r
+    low = mask & -mask
+    best = POINTS_OF_BIT[low] + least_deadwood(mask ^ low)
+    for m in MELDS_WITH_CARD[BIT_INDEX[low]]:
+        if m & mask == m:
+            v = least_deadwood(mask ^ m)
+            if v < best:
+                best = v
+    if len(_DEADWOOD) > 200_000:
+        _DEADWOOD.clear()
+    _DEADWOOD[mask] = best
+    return best
+
+
+def four_ranks(mask: int) -> int:
+    """13-bit mask of the ranks of which ``mask`` holds all four cards."""
+    return mask & (mask >> 13) & (mask >> 26) & (mask >> 39) & SUIT_BITS
+
+
+def popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+def _bits(mask: int) -> list:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(BIT_INDEX[low])
+        mask ^= low
+    return out
+
+
+# ---- observation layout (see tongits_v0 docstring) -----------------------------------------
+O_HAND = 0                                    # own hand
+O_TAKEN = 52                                  # card this seat took from the discard this turn
+O_KNOWN = 104                                 # known cards of seat+1, then seat+2
+O_MELD_INFO = 208                             # per meld: present, owner rel (3), secret
+O_PRIVATE_END = O_MELD_INFO + 5 * MAX_MELDS   # 293: [0:293) is kept per seat
+O_PILE = O_PRIVATE_END                        # 293: discard pile
+O_TOP = O_PILE + 52                           # 345: top discard
+O_MELD_CARDS = O_TOP + 52                     # 397: 17 x 52 meld cards
+O_SEATS = O_MELD_CARDS + 52 * MAX_MELDS       # 1281: 10 blocks of 3 seat-relative values
+O_PHASE = O_SEATS + 30                        # 1311: draw pickup meld response
+O_STOCK = O_PHASE + 4                         # 1315
+O_HAND_INDEX = O_STOCK + 1                    # 1316
+O_HANDS_PER_MATCH = O_HAND_INDEX + 1          # 1317
+O_TURNS = O_HANDS_PER_MATCH + 1               # 1318
+OBS_SIZE = O_TURNS + 1                        # 1319
+SEAT_BLOCKS = ("hand_sizes", "face_up_melds", "secrets", "chips", "blocked", "dealer", "turn",
+               "caller", "challenged", "folded")
+
+
+S_SIZES, S_FACEUP, S_SECRETS, S_CHIPS, S_BLOCKED, S_DEALER, S_TURN, S_CALLER, S_CHALL, S_FOLD = range(0, 30, 3)
+S_PHASE, S_STOCK, S_HAND_INDEX, S_HPM, S_TURNS = 30, 34, 35, 36, 37
+# The engine keeps the 38 values of [O_SEATS:O_TAKEN) by absolute seat; PERM makes them relative.
+PERM = tuple(np.array([3 * b + (seat + k) % 3 for b in range(10) for k in range(3)] + list(range(30, 38)))
+             for seat in range(3))
+
+
+def _const_mask(ids) -> np.ndarray:
+    m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    m[list(ids)] = 1
+    m.flags.writeable = False
+    return m
+
+
+DRAW_MASKS = ((_const_mask([A_DRAW]), _const_mask([A_DRAW, A_CALL])),
+              (_const_mask([A_DRAW, A_TAKE]), _const_mask([A_DRAW, A_TAKE, A_CALL])))
+RESPONSE_MASK = _const_mask([A_CHALLENGE, A_FOLD])
+EMPTY_MASK = _const_mask([])
+
+
+@dataclass(frozen=True)
+class Options:
+    """Tongits options (tongits.md "Options"); a bad value raises ``ValueError`` naming it."""
+
+    discard_take_must_meld: bool = True
+    count_hand_melds: bool = True
+    require_meld_to_contest: bool = True
+    hands_per_match: int = 3
+    chip_mode: str = "bank"
+    reward_mode: str = "chips"
+
+    def __post_init__(self):
+        for name in ("discard_take_must_meld", "count_hand_melds", "require_meld_to_contest"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"option {name} must be a bool, got {getattr(self, name)!r}")
+        h = self.hands_per_match
+        if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or h < 1:
+            raise ValueError(f"option hands_per_match must be an int >= 1, got {h!r}")
+        if self.chip_mode not in ("bank", "pay"):
+            raise ValueError(f"option chip_mode must be 'bank' or 'pay', got {self.chip_mode!r}")
+        if self.reward_mode not in ("chips", "win_loss"):
+            raise ValueError(f"option reward_mode must be 'chips' or 'win_loss', got {self.reward_mode!r}")
+
+    @property
+    def num_players(self) -> int:
+        return NUM_PLAYERS
+
+
+class TongitsGame:
+    """State of one Tongits match (TG-1..TG-38). See the module docstring for action ids."""
+
+    num_players = NUM_PLAYERS
+    num_actions = NUM_ACTIONS
+    observation_size = OBS_SIZE
+
+    # ---- construction ------------------------------------------------------------------
+    @classmethod
+    def new(cls, options: Options, rng: np.random.Generator, deal: dict | None = None) -> "TongitsGame":
+        g = cls.__new__(cls)
+        g.options = options
+        g.rng = rng
+        g.chips = [0, 0, 0]
+        g.hand_index = 0
+        g.done = False
+        g.truncated = False
+        g.last_hand = None
+        if deal is None:
+            g._deal(int(rng.integers(NUM_PLAYERS)))   # TG-2
+        else:
+            g._setup(deal)
+        return g
+
+    def _reset_hand_state(self, dealer: int) -> None:
+        self.dealer = dealer
+        self.turn = dealer
+        self.current_player = dealer
+        self.phase = MELD                  # TG-5
+        self.melds = []                    # [owner, mask, secret, kind(0 set/1 run), rank|suit, lo, hi]
+        self.discard = []
+        self.blocked = [False, False, False]
+        self.taken = -1
+        self.known = [0, 0, 0]
+        self.caller = -1
+        self.responses = [0, 0, 0]         # 1 challenge, 2 fold
+        self.turns_done = 0
+        self.events = []
+
+    def _deal(self, dealer: int) -> None:
+        """TG-3: dealer 13 cards, the others 12, 15 to the stock; the dealer opens (TG-5)."""
+        self._reset_hand_state(dealer)
+        perm = self.rng.permutation(NUM_CARDS).tolist()
+        hands = [0, 0, 0]
+        pos = 0
+        for k in range(NUM_PLAYERS):
+            n = 13 if k == 0 else 12
+            hands[(dealer + k) % NUM_PLAYERS] = sum([BIT[c] for c in perm[pos:pos + n]])
+            pos += n
+        self.hands = hands
+        self.stock = perm[pos:]            # top card last
+        self._rebuild()
+
+    def _setup(self, deal: dict) -> None:
+        """Scenario set-up from a deal dict (tongits.md "Deal keys")."""
+        if not isinstance(deal, dict):
+            raise ValueError("deal must be a dict")
+        allowed = {"dealer", "hands", "stock", "discard", "melds", "turn", "phase", "blocked", "chips",
+                   "hand_index"}
+        unknown = set(deal) - allowed
+        if unknown:
+            raise ValueError(f"unknown deal key(s) {sorted(unknown)}")
+
+        def seat_of(key, v):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < NUM_PLAYERS:
+                raise ValueError(f"deal {key} must be a seat 0-2, got {v!r}")
+            return int(v)
+
+        dealer = seat_of("dealer", deal["dealer"]) if "dealer" in deal else int(self.rng.integers(NUM_PLAYERS))
+        has_turn = "turn" in deal
+        if "phase" in deal and not has_turn:
+            raise ValueError("deal 'phase' needs 'turn'")
+        turn = seat_of("turn", deal["turn"]) if has_turn else dealer
+        phase = deal.get("phase", "draw" if has_turn else "meld")
+        if phase not in ("draw", "meld"):
+            raise ValueError(f"deal phase must be 'draw' or 'meld', got {phase!r}")
+        used = 0
+
+        def take(key, texts):
+            nonlocal used
+            if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
+                raise ValueError(f"deal {key} must be a list of card texts")
+            out = []
+            for t in texts:
+                c = parse_card(t)
+                if used & BIT[c]:
+                    raise ValueError(f"deal card {CARD_TEXT[c]} is repeated ({key})")
+                used |= BIT[c]
+                out.append(c)
+            return out
+
+        if "hands" not in deal:
+            extra = sorted(set(deal) & {"stock", "discard", "melds", "turn"})
+            if extra:
+                raise ValueError(f"deal without 'hands' cannot set {extra}")
+            hands_in = None
+        else:
+            hands_in = deal["hands"]
+        if hands_in is None:
+            pass
+        elif not isinstance(hands_in, (list, tuple)) or len(hands_in) != NUM_PLAYERS:
+            raise ValueError("deal hands must be a list of three card lists")
+        if hands_in is None:   # a fresh deal (TG-3) by the given dealer
+            perm = self.rng.permutation(NUM_CARDS).tolist()
+            hands_in = [[], [], []]
+            for k in range(NUM_PLAYERS):
+                hands_in[(dealer + k) % 3] = [CARD_TEXT[c] for c in perm[12 * k + (k > 0):12 * k + 12 + 1]]
+        hand_cards = [take(f"hands[{i}]", h) for i, h in enumerate(hands_in)]
+        discard = take("discard", deal.get("discard", []))
+        melds = []
+        melds_in = deal.get("melds", [])
+        if not isinstance(melds_in, (list, tuple)) or len(melds_in) > MAX_MELDS:
+            raise ValueError(f"deal melds must be a list of at most {MAX_MELDS} melds")
+        for i, m in enumerate(melds_in):
+            if not isinstance(m, dict) or set(m) - {"owner", "cards", "secret"} or "cards" not in m:
+                raise ValueError(f"deal melds[{i}] must be a dict with 'owner', 'cards' and 'secret'")
+            owner = seat_of(f"melds[{i}] owner", m.get("owner"))
+            secret = m.get("secret", False)
+            if not isinstance(secret, bool):
+                raise ValueError(f"deal melds[{i}] secret must be a bool")
+            cards = take(f"melds[{i}]", m["cards"])
+            shape = classify(cards, ace_high=False)
+            if shape is None:
+                raise ValueError(f"deal melds[{i}] {' '.join(CARD_TEXT[c] for c in cards)} is not a valid meld")
+            if secret and not (shape.kind == "set" and shape.size == 4):
+                raise ValueError(f"deal melds[{i}] secret must be four cards of one rank")
+            mask = 0
+            for c in cards:
+                mask |= BIT[c]
+            if shape.kind == "set":
+                melds.append([owner, mask, secret, 0, shape.rank, 0, 0])
+            else:
+                melds.append([owner, mask, secret, 1, shape.suit, shape.lo, shape.hi])
+        if "stock" in deal:
+            stock = take("stock", deal["stock"])
+            if used != FULL_DECK:
+                missing = [CARD_TEXT[c] for c in range(52) if not used & BIT[c]]
+                raise ValueError(f"deal misses card(s) {' '.join(missing)}")
+        else:
+            rest = [c for c in range(52) if not used & BIT[c]]
+            stock = [rest[i] for i in self.rng.permutation(len(rest))]
+        sizes = [len(h) for h in hand_cards]
+        if not has_turn:
+            want = [13 if s == dealer else 12 for s in range(NUM_PLAYERS)]
+            if sizes != want:
+                raise ValueError(f"deal without 'turn' needs 13 cards for the dealer and 12 for the others, "
+                                 f"got {sizes}")
+            if len(stock) != 15 or melds or discard:
+                raise ValueError("deal without 'turn' needs 15 stock cards, no melds and an empty discard pile")
+        else:
+            if 0 in sizes:
+                raise ValueError(f"deal hands[{sizes.index(0)}] is empty")
+            if phase == "draw" and not stock:
+                raise ValueError("deal phase 'draw' with an empty stock")
+        blocked_in = deal.get("blocked", [])
+        if not isinstance(blocked_in, (list, tuple)):
+            raise ValueError("deal blocked must be a list of seats")
+        blocked = [seat_of("blocked", b) for b in blocked_in]
+        chips = deal.get("chips", [0, 0, 0])
+        if (not isinstance(chips, (list, tuple)) or len(chips) != 3
+                or any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) for x in chips)):
+            raise ValueError(f"deal chips must be three ints, got {chips!r}")
+        hi = deal.get("hand_index", 0)
+        if isinstance(hi, bool) or not isinstance(hi, (int, np.integer)) or not 0 <= hi < self.options.hands_per_match:
+            raise ValueError(f"deal hand_index must be 0 .. {self.options.hands_per_match - 1}, got {hi!r}")
+        self._reset_hand_state(dealer)
+        self.turn = self.current_player = turn
+        self.phase = DRAW if phase == "draw" else MELD
+        self.hands = [sum(BIT[c] for c in h) for h in hand_cards]
+        self.stock = stock[::-1]
+        self.discard = discard
+        self.melds = melds
+        for b in blocked:
+            self.blocked[b] = True
+        self.chips = [int(x) for x in chips]
+        self.hand_index = int(hi)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Recompute the derived state (arrays, fits, counters) from the canonical state."""
+        self.priv = np.zeros((NUM_PLAYERS, O_PRIVATE_END), dtype=np.float32)
+        self.hand_arr = self.priv[:, O_HAND:O_TAKEN]
+        self.ext = self.priv[:, O_TAKEN:O_MELD_INFO]
+        self.meld_info = self.priv[:, O_MELD_INFO:O_PRIVATE_END]
+        for q in range(NUM_PLAYERS):
+            self.hand_arr[q, _bits(self.hands[q])] = 1.0
+        self.sizes = [popcount(h) for h in self.hands]
+        self.pub = np.zeros(O_SEATS - O_PILE, dtype=np.float32)
+        for c in self.discard:
+            self.pub[c] = 1.0
+        if self.discard:
+            self.pub[52 + self.discard[-1]] = 1.0
+        self.fits = []
+        self.faceup = [0, 0, 0]
+        self.secrets = [0, 0, 0]
+        self.sa = sa = np.zeros(38, dtype=np.float32)
+        for k, m in enumerate(self.melds):
+            self._index_meld(k, m)
+        for q in range(NUM_PLAYERS):
+            sa[S_SIZES + q] = self.sizes[q]
+            sa[S_CHIPS + q] = self.chips[q]
+            sa[S_BLOCKED + q] = self.blocked[q]
+            sa[S_CHALL + q] = self.responses[q] == 1
+            sa[S_FOLD + q] = self.responses[q] == 2
+        sa[S_DEALER + self.dealer] = 1.0
+        sa[S_TURN + self.turn] = 1.0
+        if self.caller >= 0:
+            sa[S_CALLER + self.caller] = 1.0
+        if not self.done:
+            sa[S_PHASE + self.phase] = 1.0
+        sa[S_STOCK] = len(self.stock)
+        sa[S_HAND_INDEX] = self.hand_index
+        sa[S_HPM] = self.options.hands_per_match
+        sa[S_TURNS] = self.turns_done
+        if self.taken >= 0:
+            self.ext[self.turn, self.taken] = 1.0
+        for q in range(NUM_PLAYERS):
+            for c in _bits(self.known[q]):
+                for o in range(NUM_PLAYERS):
+                    if o != q:
+                        self.ext[o, 52 * ((q - o) % 3) + c] = 1.0
+        self._mask = None
+
+    def _index_meld(self, k: int, m: list) -> None:
+        owner, mask, secret = m[0], m[1], m[2]
+        base = 5 * k
+        for q in range(NUM_PLAYERS):
+            self.meld_info[q, base] = 1.0
+            self.meld_info[q, base + 1 + (owner - q) % 3] = 1.0
+            self.meld_info[q, base + 4] = 1.0 if secret else 0.0
+        if secret:
+            self.secrets[owner] += 1
+            self.sa[S_SECRETS + owner] = self.secrets[owner]
+            self.fits.append(0)
+        else:
+            self.faceup[owner] += 1
+            self.sa[S_FACEUP + owner] = self.faceup[owner]
+            row = 104 + 52 * k
+            for c in _bits(mask):
+                self.pub[row + c] = 1.0
+            self.fits.append(self._fit(m))
+
+    @staticmethod
+    def _fit(m: list) -> int:
+        """Cards that may be laid off on face-up meld ``m`` (TG-15)."""
+        if m[3] == 0:
+            return RANK_MASK[m[4]] & ~m[1]   # the missing suit of a 3-card set; 0 for four
+        suit, lo, hi = m[4], m[5], m[6]
+        f = 0
+        if lo > 1:
+            f |= BIT[13 * suit + lo - 2]
+        if hi < 13:
+            f |= BIT[13 * suit + hi]
+        return f
+
+    # ---- serialisation -----------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "options": asdict(self.options),
+            "rng": self.rng.bit_generator.state,
+            "chips": list(self.chips), "hand_index": self.hand_index, "done": self.done,
+            "dealer": self.dealer, "turn": self.turn, "current_player": self.current_player,
+            "phase": self.phase, "hands": list(self.hands), "stock": list(self.stock),
+            "discard": list(self.discard), "melds": [list(m) for m in self.melds],
+            "blocked": list(self.blocked), "taken": self.taken, "known": list(self.known),
+            "caller": self.caller, "responses": list(self.responses), "turns_done": self.turns_done,
+            "events": [list(e) for e in self.events], "last_hand": copy.deepcopy(self.last_hand),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TongitsGame":
+        g = cls.__new__(cls)
+        g.options = Options(**d["options"])
+        bg = getattr(np.random, d["rng"]["bit_generator"])()
+        bg.state = d["rng"]
+        g.rng = np.random.Generator(bg)
+        g.chips = list(d["chips"])
+        g.hand_index = d["hand_index"]
+        g.done = d["done"]
+        g.truncated = False
+        for key in ("dealer", "turn", "current_player", "phase", "taken", "caller", "turns_done"):
+            setattr(g, key, d[key])
+        g.hands = list(d["hands"])
+        g.stock = list(d["stock"])
+        g.discard = list(d["discard"])
+        g.melds = [list(m) for m in d["melds"]]
+        g.blocked = list(d["blocked"])
+        g.known = list(d["known"])
+        g.responses = list(d["responses"])
+        g.events = [tuple(e) for e in d["events"]]
+        g.last_hand = copy.deepcopy(d["last_hand"])
+        g._rebuild()
+        return g
+
+    def clone(self) -> "TongitsGame":
+        return TongitsGame.from_dict(self.to_dict())
+
+    def __getstate__(self):
+        return self.to_dict()
+
+    def __setstate__(self, d):
+        self.__dict__.update(TongitsGame.from_dict(d).__dict__)
+
+    # ---- queries -----------------------------------------------------------------------
+    def exposed(self, seat: int) -> bool:
+        """Owns a face-up meld (TG-13, TG-18)."""
+        return self.faceup[seat] > 0
+
+    def qualified(self, seat: int) -> bool:
+        """Exposed, owns a face-down secret, or holds four of one rank (tongits.md "Terms")."""
+        return self.faceup[seat] > 0 or self.secrets[seat] > 0 or four_ranks(self.hands[seat]) != 0
+
+    def hand_points(self, seat: int) -> int:
+        """TG-30 (and option ``count_hand_melds``)."""
+        h = self.hands[seat]
+        if self.options.count_hand_melds:
+            return sum(POINTS[c] for c in _bits(h))
+        return least_deadwood(h)
+
+    def _can_take(self, seat: int) -> bool:
+        """TG-7: the top discard and two hand cards form a meld."""
+        if not self.discard:
+            return False
+        if not self.options.discard_take_must_meld:
+            return True
+        t = self.discard[-1]
+        h = self.hands[seat]
+        if popcount(h & RANK_MASK[RANK_OF[t]]) >= 2:
+            return True
+        r = RANK_OF[t]
+        sm = (h >> (13 * SUIT_OF[t])) & SUIT_BITS
+        b = r - 1  # bit of t inside the suit
+        lo1 = b >= 1 and sm >> (b - 1) & 1
+        lo2 = b >= 2 and sm >> (b - 2) & 1
+        hi1 = b <= 11 and sm >> (b + 1) & 1
+        hi2 = b <= 10 and sm >> (b + 2) & 1
+        return bool((lo1 and lo2) or (lo1 and hi1) or (hi1 and hi2))
+
+    def _meld_ids(self, h: int) -> list:
+        """Meld (and secret) action ids of everything in hand ``h``."""
+        s0 = h & SUIT_BITS
+        s1 = (h >> 13) & SUIT_BITS
+        s2 = (h >> 26) & SUIT_BITS
+        s3 = (h >> 39) & SUIT_BITS
+        ids = []
+        three = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+        while three:
+            low = three & -three
+            i = low.bit_length() - 1
+            sm = (s0 >> i & 1) | (s1 >> i & 1) << 1 | (s2 >> i & 1) << 2 | (s3 >> i & 1) << 3
+            ids.extend(SET_IDS[i + 1][sm])
+            if sm == 15:
+                ids.append(SECRET0 + i)
+            three ^= low
+        ids += RUN_IDS[0][s0]
+        ids += RUN_IDS[1][s1]
+        ids += RUN_IDS[2][s2]
+        ids += RUN_IDS[3][s3]
+        return ids
+
+    def legal_mask(self) -> np.ndarray:
+        m = self._mask
+        if m is not None:
+            return m
+        ph = self.phase
+        p = self.current_player
+        if self.done:
+            m = EMPTY_MASK
+        elif ph == DRAW:
+            m = DRAW_MASKS[self._can_take(p)][self.faceup[p] > 0 and not self.blocked[p]]
+        elif ph == RESPONSE:
+            m = RESPONSE_MASK
+        elif ph == MELD:
+            m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            h = self.hands[p]
+            m[DISCARD0:MELD0] = self.hand_arr[p]
+            if self.taken >= 0 and self.sizes[p] > 1:
+                m[DISCARD0 + self.taken] = 0
+            ids = self._meld_ids(h)
+            k = 0
+            for f in self.fits:
+                x = h & f
+                while x:
+                    low = x & -x
+                    ids.append(LAYOFF0 + 17 * BIT_INDEX[low] + k)
+                    x ^= low
+                k += 1
+            if ids:
+                m[ids] = 1
+        else:  # PICKUP (TG-7): face-up melds holding the taken card
+            m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            tb = BIT[self.taken]
+            m[[a for a in self._meld_ids(self.hands[p]) if a < SECRET0 and CAT_MASK[a - MELD0] & tb]] = 1
+        self._mask = m
+        return m
+
+    def illegal_reason(self, a: int) -> str:
+        if self.done:
+            return "the match is over"
+        p = self.current_player
+        ph = PHASES[self.phase]
+        h = self.hands[p]
+        if a < DISCARD0:
+            if a in (A_CHALLENGE, A_FOLD):
+                return f"only answers a Draw call, and the phase is {ph} (TG-20)"
+            if self.phase != DRAW:
+                return f"only in the draw phase, and the phase is {ph} (TG-6)"
+            if a == A_TAKE:
+                if not self.discard:
+                    return "the discard pile is empty"
+                return "the top discard forms no meld with two cards of the hand (TG-7)"
+            if a == A_CALL:
+                if not self.faceup[p]:
+                    return "only a player with a face-up meld may call Draw (TG-18, TG-19)"
+                return "blocked: an opponent laid off on this player's meld (TG-16)"
+            return "not legal now"
+        if self.phase in (DRAW, RESPONSE):
+            return f"the phase is {ph}: {'draw first' if self.phase == DRAW else 'answer challenge or fold'}"
+        if a < MELD0:
+            c = a - DISCARD0
+            if self.phase == PICKUP:
+                return "the taken discard must be melded first (TG-7)"
+            if not h & BIT[c]:
+                return f"{CARD_TEXT[c]} is not in the hand"
+            return "the card taken from the discard pile cannot be discarded this turn"
+        if a < SECRET0:
+            mm = CAT_MASK[a - MELD0]
+            if mm & ~h:
+                return "not all its cards are in the hand"
+            return "after taking the discard only a meld holding the taken card is legal (TG-7)"
+        if a < LAYOFF0:
+            if self.phase == PICKUP:
+                return "the taken discard must be melded face up first (TG-7)"
+            return "the hand does not hold all four cards of that rank (TG-13)"
+        c, k = divmod(a - LAYOFF0, 17)
+        if self.phase == PICKUP:
+            return "the taken discard must be melded first (TG-7)"
+        if not h & BIT[c]:
+            return f"{CARD_TEXT[c]} is not in the hand"
+        if k >= len(self.melds):
+            return f"there is no meld @{k} (TG-14)"
+        if self.melds[k][2]:
+            return "nothing can be laid off on a face-down secret (TG-13)"
+        return f"{CARD_TEXT[c]} does not extend @{k} (TG-15)"
+
+    # ---- step --------------------------------------------------------------------------
+    def _remove(self, p: int, c: int) -> None:
+        b = BIT[c]
+        self.hands[p] ^= b
+        self.hand_arr[p, c] = 0.0
+        if self.known[p] & b:
+            self.known[p] ^= b
+            ext = self.ext
+            ext[(p + 1) % 3, 104 + c] = 0.0
+            ext[(p + 2) % 3, 52 + c] = 0.0
+
+    def _set_phase(self, ph: int) -> None:
+        sa = self.sa
+        sa[S_PHASE + self.phase] = 0.0
+        sa[S_PHASE + ph] = 1.0
+        self.phase = ph
+
+    def step(self, a: int):
+        """Apply legal action ``a``; returns per-seat rewards when a hand ends, else None."""
+        self._mask = None
+        p = self.current_player
+        sa = self.sa
+        if a < DISCARD0:
+            if a == A_DRAW:                                               # TG-6
+                c = self.stock.pop()
+                self.hands[p] |= BIT[c]
+                self.hand_arr[p, c] = 1.0
+                n = self.sizes[p] = self.sizes[p] + 1
+                sa[S_SIZES + p] = n
+                sa[S_STOCK] = len(self.stock)
+                self._set_phase(MELD)
+                self._event(p, "draws from the stock")
+                return None
+            if a == A_TAKE:                                               # TG-7
+                c = self.discard.pop()
+                pub = self.pub
+                pub[c] = 0.0
+                pub[52 + c] = 0.0
+                if self.discard:
+                    pub[52 + self.discard[-1]] = 1.0
+                b = BIT[c]
+                self.hands[p] |= b
+                self.hand_arr[p, c] = 1.0
+                n = self.sizes[p] = self.sizes[p] + 1
+                sa[S_SIZES + p] = n
+                self.known[p] |= b
+                ext = self.ext
+                ext[p, c] = 1.0
+                ext[(p + 1) % 3, 104 + c] = 1.0
+                ext[(p + 2) % 3, 52 + c] = 1.0
+                self.taken = c
+                self._set_phase(PICKUP if self.options.discard_take_must_meld else MELD)
+                self._event(p, "takes", CARD_TEXT[c])
+                return None
+            if a == A_CALL:                                               # TG-18
+                self.caller = p
+                sa[S_CALLER + p] = 1.0
+                self._set_phase(RESPONSE)
+                self._event(p, "calls draw")
+                return self._next_responder(p)
+            if a == A_CHALLENGE:                                          # TG-20
+                self.responses[p] = 1
+                sa[S_CHALL + p] = 1.0
+                self._event(p, "challenges")
+            else:
+                self.responses[p] = 2
+                sa[S_FOLD + p] = 1.0
+                self._event(p, "folds")
+            return self._next_responder(p)
+        if a < MELD0:                                                     # TG-8
+            c = a - DISCARD0
+            self._remove(p, c)
+            n = self.sizes[p] = self.sizes[p] - 1
+            sa[S_SIZES + p] = n
+            pub = self.pub
+            if self.discard:
+                pub[52 + self.discard[-1]] = 0.0
+            self.discard.append(c)
+            pub[c] = 1.0
+            pub[52 + c] = 1.0
+            self._event(p, "discards", CARD_TEXT[c])
+            if not n:
+                return self._end_hand(p, "tongits")                       # TG-9, TG-17
+            self.turns_done += 1
+            sa[S_TURNS] = self.turns_done
+            if not self.stock or (self.turns_done >= TURN_CAP and not self.options.discard_take_must_meld):
+                return self._settle_exhausted(p)                          # TG-24, TG-25
+            if self.blocked[p]:
+                self.blocked[p] = False                                   # TG-16
+                sa[S_BLOCKED + p] = 0.0
+            if self.taken >= 0:
+                self.ext[p, self.taken] = 0.0
+                self.taken = -1
+            sa[S_TURN + p] = 0.0
+            p = (p + 1) % 3
+            sa[S_TURN + p] = 1.0
+            self.turn = self.current_player = p
+            self._set_phase(DRAW)
+            return None
+        if a < LAYOFF0:                                                   # TG-10..TG-13
+            secret = a >= SECRET0
+            mm = RANK_MASK[a - SECRET0 + 1] if secret else CAT_MASK[a - MELD0]
+            cards = _bits(mm)
+            for c in cards:
+                self._remove(p, c)
+            n = self.sizes[p] = self.sizes[p] - len(cards)
+            sa[S_SIZES + p] = n
+            if secret or RANK_OF[cards[0]] == RANK_OF[cards[-1]]:
+                meld = [p, mm, secret, 0, RANK_OF[cards[0]], 0, 0]
+            else:
+                meld = [p, mm, False, 1, SUIT_OF[cards[0]], RANK_OF[cards[0]], RANK_OF[cards[-1]]]
+            self.melds.append(meld)
+            self._index_meld(len(self.melds) - 1, meld)
+            if self.phase != MELD:
+                self._set_phase(MELD)
+            if secret:
+                self._event(p, "lays a secret")
+            else:
+                self._event(p, "melds", " ".join(CARD_TEXT[c] for c in cards))
+            if not n:
+                return self._end_hand(p, "tongits")                       # TG-9
+            return None
+        c, k = divmod(a - LAYOFF0, 17)                                    # TG-15
+        self._remove(p, c)
+        n = self.sizes[p] = self.sizes[p] - 1
+        sa[S_SIZES + p] = n
+        m = self.melds[k]
+        m[1] |= BIT[c]
+        if m[3] == 1:
+            r = RANK_OF[c]
+            if r < m[5]:
+                m[5] = r
+            else:
+                m[6] = r
+        self.fits[k] = self._fit(m)
+        self.pub[104 + 52 * k + c] = 1.0
+        owner = m[0]
+        if owner != p and not self.blocked[owner]:
+            self.blocked[owner] = True                                    # TG-16
+            sa[S_BLOCKED + owner] = 1.0
+        self._event(p, "lays off", f"{CARD_TEXT[c]} @{k}")
+        if not n:
+            return self._end_hand(p, "tongits")
+        return None
+
+    def _event(self, seat: int, what: str, arg: str = "") -> None:
+        ev = self.events
+        ev.append((self.hand_index, seat, what, arg))
+        if len(ev) > 20:
+            del ev[0]
+
+    def _next_responder(self, after: int):
+        """TG-20: ask the next qualified opponent of the caller; unqualified ones fold."""
+        caller = self.caller
+        s = (after + 1) % 3
+        while s != caller:
+            if self.responses[s] == 0:
+                if not self.options.require_meld_to_contest or self.qualified(s):
+                    self.current_player = s
+                    return None
+                self.responses[s] = 2
+                self.sa[S_FOLD + s] = 1.0
+                self._event(s, "folds")
+            s = (s + 1) % 3
+        return self._resolve_draw()
+
+    def _resolve_draw(self):
+        """TG-21..TG-23, TG-28."""
+        caller = self.caller
+        challengers = [(caller + k) % 3 for k in (1, 2) if self.responses[(caller + k) % 3] == 1]
+        if not challengers:
+            return self._end_hand(caller, "draw")
+        best = self.hand_points(caller)
+        winner = caller
+        for s in challengers:   # turn order after the caller; strict < keeps the first tied
+            pts = self.hand_points(s)
+            if pts < best or (winner == caller and pts == best):
+                best, winner = pts, s
+        if winner == caller:
+            return self._end_hand(caller, "draw_challenged")
+        return self._end_hand(winner, "challenge", burned=caller)
+
+    def _settle_exhausted(self, last: int):
+        """TG-25..TG-27: lowest hand points among qualified players; ties to ``last`` then turn order."""
+        order = [last, (last + 1) % 3, (last + 2) % 3]
+        cand = order
+        if self.options.require_meld_to_contest:
+            cand = [s for s in order if self.qualified(s)] or order
+        pts = {s: self.hand_points(s) for s in cand}
+        best = min(pts.values())
+        winner = next(s for s in cand if pts[s] == best)
+        return self._end_hand(winner, "stock" if not self.stock else "turn_cap")
+
+    def _end_hand(self, w: int, how: str, burned: int = -1):
+        """TG-31..TG-34 chips, TG-29 reveal, TG-35/TG-38 next hand or end of the match."""
+        base = 3 if how in ("tongits", "challenge") else 1
+        aces = popcount(self.hands[w] & ACES)
+        for m in self.melds:
+            if m[0] == w:
+                aces += popcount(m[1] & ACES)
+        secrets = self.secrets[w] + popcount(four_ranks(self.hands[w]))
+        gain = base + aces + 3 * secrets
+        delta = [0, 0, 0]
+        if self.options.chip_mode == "bank":
+            delta[w] = gain
+            if burned >= 0:
+                delta[burned] = -1
+        else:
+            for s in range(3):
+                if s != w:
+                    delta[s] = -gain
+                    delta[w] += gain
+            if burned >= 0:
+                delta[burned] -= 1
+                delta[w] += 1
+        for s in range(3):
+            self.chips[s] += delta[s]
+        self.last_hand = {
+            "hand_index": self.hand_index, "dealer": self.dealer, "winner": w, "how": how,
+            "burned": burned, "chips_change": delta,
+            "points": [self.hand_points(s) for s in range(3)],
+            "hands": list(self.hands), "melds": [m[:] for m in self.melds],
+        }
+        self._event(w, "wins the hand", how)
+        self.hand_index += 1
+        if self.hand_index >= self.options.hands_per_match:
+            self.done = True
+            self.current_player = w
+            self._rebuild()
+            if self.options.reward_mode == "win_loss":
+                top = max(self.chips)
+                n_top = self.chips.count(top)
+                return np.array([(1.0 if n_top == 1 else 0.0) if c == top else -1.0 for c in self.chips],
+                                dtype=np.float32)
+        else:
+            ev = self.events
+            self._deal(w)                                                 # TG-38
+            self.events = ev
+        if self.options.reward_mode == "chips":
+            return np.array(delta, dtype=np.float32)
+        return None
+
+    # ---- observation / view --------------------------------------------------------------
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` may know, laid out as in the ``tongits_v0`` docstring."""
+        o = np.empty(OBS_SIZE, dtype=np.float32)
+        o[:O_PRIVATE_END] = self.priv[seat]
+        o[O_PILE:O_SEATS] = self.pub
+        o[O_SEATS:] = self.sa[PERM[seat]]
+        if self.secrets[seat]:
+            for k, m in enumerate(self.melds):
+                if m[2] and m[0] == seat:
+                    for c in _bits(m[1]):
+                        o[O_MELD_CARDS + 52 * k + c] = 1.0
+        return o
+
+    @staticmethod
+    def _meld_texts(m: list) -> list:
+        cards = _bits(m[1])
+        if m[3] == 0:
+            cards.sort(key=lambda c: SUIT_OF[c])
+        else:
+            cards.sort(key=lambda c: RANK_OF[c])
+        return [CARD_TEXT[c] for c in cards]
+
+    def _event_text(self, e) -> str:
+        _, seat, what, arg = e
+        return f"player_{seat} {what}" + (f" {arg}" if arg else "")
+
+    def view(self, seat: int) -> dict:
+        """Structured view of what ``seat`` may know (base.py ``Game.view``); others' secrets
+        show as ``??`` until the hand ends (TG-13, TG-29)."""
+        to_play = -1 if self.done else self.current_player
+        legal = []
+        if seat == to_play:
+            legal = [ACTION_TEXT[a] for a in np.flatnonzero(self.legal_mask())]
+        melds = []
+        for k, m in enumerate(self.melds):
+            hidden = m[2] and m[0] != seat
+            melds.append({"index": k, "owner": m[0], "secret": m[2],
+                          "cards": ["??"] * 4 if hidden else self._meld_texts(m)})
+        v = {
+            "game": "tongits_v0", "seat": seat, "num_players": 3, "to_play": to_play,
+            "phase": "over" if self.done else PHASES[self.phase], "done": self.done,
+            "hand": [CARD_TEXT[c] for c in sorted(_bits(self.hands[seat]), key=sort_key)],
+            "hand_sizes": list(self.sizes), "scores": list(self.chips), "legal_actions": legal,
+            "melds": melds, "discard": [CARD_TEXT[c] for c in self.discard], "stock_size": len(self.stock),
+            "events": [self._event_text(e) for e in self.events],
+            "dealer": self.dealer, "turn": self.turn, "hand_index": self.hand_index,
+            "hands_per_match": self.options.hands_per_match, "blocked": list(self.blocked),
+            "exposed": [f > 0 for f in self.faceup], "secrets": list(self.secrets),
+            "caller": self.caller if self.phase == RESPONSE and not self.done else -1,
+            "responses": [("", "challenge", "fold")[r] for r in self.responses],
+            "taken": CARD_TEXT[self.taken] if self.taken >= 0 else None,
+            "known_cards": [[CARD_TEXT[c] for c in _bits(self.known[s])] if s != seat else [] for s in range(3)],
+            "turns_done": self.turns_done, "last_hand": self._last_hand_view(),
+        }
+        if self.done and self.last_hand is not None:
+            v["revealed_hands"] = copy.deepcopy(v["last_hand"]["hands"])
+        return v
+
+    def _last_hand_view(self) -> dict | None:
+        """The previous hand's result with every hand and secret revealed (TG-29)."""
+        lh = self.last_hand
+        if lh is None:
+            return None
+        v = {k: (list(x) if isinstance(x, list) else x) for k, x in lh.items() if k not in ("hands", "melds")}
+        v["hands"] = [[CARD_TEXT[c] for c in sorted(_bits(h), key=sort_key)] for h in lh["hands"]]
+        v["melds"] = [{"index": k, "owner": m[0], "cards": self._meld_texts(m), "secret": m[2]}
+                      for k, m in enumerate(lh["melds"])]
+        return v
+
+    def render_text(self, seat: int) -> str:
+        v = self.view(seat)
+        lines = [f"Tongits hand {v['hand_index'] + 1}/{v['hands_per_match']}  dealer player_{v['dealer']}  "
+                 f"to play: {'-' if v['to_play'] < 0 else 'player_' + str(v['to_play'])} ({v['phase']})",
+                 f"chips: {v['scores']}  hand sizes: {v['hand_sizes']}  stock: {v['stock_size']}  "
+                 f"blocked: {[s for s in range(3) if v['blocked'][s]]}",
+                 f"discard pile: {' '.join(v['discard']) or '-'}"]
+        for m in v["melds"]:
+            lines.append(f"  @{m['index']} player_{m['owner']}{' secret' if m['secret'] else ''}: "
+                         f"{' '.join(m['cards'])}")
+        lines.append(f"player_{seat} hand: {' '.join(v['hand'])}")
+        if v["legal_actions"]:
+            lines.append("legal: " + ", ".join(v["legal_actions"]))
+        if v["last_hand"]:
+            lh = v["last_hand"]
+            lines.append(f"last hand: player_{lh['winner']} won ({lh['how']}), chips {lh['chips_change']}")
+        return "\n".join(lines)
+
+    # ---- action text ---------------------------------------------------------------------
+    def action_to_text(self, a: int) -> str:
+        if not 0 <= a < NUM_ACTIONS:
+            raise ValueError(f"action {a} is outside 0..{NUM_ACTIONS - 1}")
+        return ACTION_TEXT[a]
+
+    def text_to_action(self, text: str) -> int:
+        return text_to_action(text)
+
+
+def text_to_action(text: str) -> int:
+    """Parse an action text (tongits.md "Action text"); ``ValueError`` naming it otherwise."""
+    if not isinstance(text, str):
+        raise ValueError(f"action text must be a string, got {text!r}")
+    words = text.split()
+    if not words:
+        raise ValueError(f"empty action text {text!r}")
+    head = words[0].lower()
+    joined = " ".join(w.lower() for w in words)
+    if joined in FIXED_TEXT:
+        return FIXED_TEXT[joined]
+    try:
+        if head == "discard" and len(words) == 2:
+            return DISCARD0 + parse_card(words[1])
+        if head in ("meld", "secret") and len(words) >= 2:
+            cards = [parse_card(w) for w in words[1:]]
+            mask = 0
+            for c in cards:
+                mask |= BIT[c]
+            if popcount(mask) != len(cards):
+                raise ValueError("a card is repeated")
+            if head == "meld":
+                if mask not in MELD_OF_MASK:
+                    raise ValueError("not a valid set or run (TG-10..TG-12)")
+                return MELD0 + MELD_OF_MASK[mask]
+            r = RANK_OF[cards[0]]
+            if mask != RANK_MASK[r]:
+                raise ValueError("a secret is the four cards of one rank (TG-13)")
+            return SECRET0 + r - 1
+        if head == "layoff" and len(words) == 3:
+            c = parse_card(words[1])
+            k = words[2]
+            if not (k.startswith("@") and k[1:].isdigit() and k[1:] == str(int(k[1:])) and int(k[1:]) < MAX_MELDS):
+                raise ValueError("the meld number is @0 .. @16")
+            return LAYOFF0 + 17 * c + int(k[1:])
+    except ValueError as err:
+        raise ValueError(f"bad action text {text!r}: {err}") from None
+    raise ValueError(f"bad action text {text!r}: expected draw stock, take discard, call draw, challenge, "
+                     f"fold, discard <card>, meld <cards>, secret <cards> or layoff <card> @<k>")

@@ -1,0 +1,82 @@
+"""Ginny-O (``shared/rules/ginny_o.md``) as a PettingZoo AEC environment: rummy melds played
+crossword-style on a 15x15 board with premium squares.
+
+``env(**kwargs)`` (wrapped) and ``raw_env(**kwargs)``. Keyword options (GO "Options"):
+``num_players`` 2-4, ``num_sets`` (None/1/2), ``jokers_per_set`` 0-4, ``board_layout``
+("standard" | "bare"), ``descending_runs``, ``reshuffle_on_return``, ``stall_rounds``,
+``max_turns`` (0 = no cap), ``reward_mode`` ("rank" | "score_diff"), plus ``render_mode``
+("ansi" | "human" | "rgb_array") and ``illegal_action_penalty``.
+
+Actions (23,509 ids, GO-40..GO-44): 0 ``draw``, 1 ``pass``, 2 ``commit``; 3-55 ``return <t>``;
+56-108 ``exchange <t>`` (t: the 52 cards in id order, then JK); 109 + 225 x card + square
+``place <c> at <sq>``; 11809 + 225 x card + square ``place JK=<c> at <sq>`` (square =
+15 x (row - 1) + column, A-O = 0-14). The mask is exact: a ``place`` is legal only if the play
+can still be completed (GO-43); placements go in reading order.
+
+Observation (float32, length ``3375 + 229 + 3n``; n = num_players), in this order:
+
+- ``[0, 3375)``: the board, ``BOARD_PLANES`` = 15 planes of 15x15, channels first
+  (``obs[:3375].reshape(OBS_BOARD_SHAPE)``, plane[p, row, col]); this turn's placements are on
+  the board. Planes:
+  0 occupied; 1 rank / 13 of the card the tile stands for (a joker's declared card);
+  2-5 suit one-hot C D H S; 6 joker; 7 yellow (tile x2); 8 green (tile x3); 9 red (start square,
+  meld x2); 10 blue (meld x3); 11 centre H8; 12 group id + 1 of committed tiles (GO-25; 0
+  elsewhere); 13 placed this turn; 14 open start square (an empty red square where a new group
+  may start; only H8 while the board is empty).
+- ``[3375, 3428)``: own rack, count per tile (52 cards, JK), placed tiles excluded.
+- ``[3428, 3481)``: tiles chosen this turn for an exchange (own, while acting).
+- ``[3481, 3534)``: the tile drawn this turn, one-hot (own, while acting).
+- ``[3534, 3587)``: unseen tile counts: what the sets hold minus the board and own rack
+  (other racks and the box together; never split).
+- ``[3587, 3592)``: phase one-hot (start, exchange, play), drew this turn, box empty at turn
+  start.
+- next ``n``: scores / 100 from this seat on (running; final once the game is over);
+  next ``n``: rack sizes / 7; next ``n``: to-play one-hot, both from this seat on.
+- last 4: box size / tiles in play, turns without a play / the stall limit (GO-36),
+  turns / ``max_turns`` (0 without a cap), board tiles / tiles in play.
+
+Rewards (GO-37, GO-38): 0 until the end; "rank": 1 - 2(p-1)/(n-1) for place p (ties share);
+"score_diff": final score minus the others' mean. A ``max_turns`` cap truncates.
+
+``view(agent)`` adds to the shared keys ``board`` (15x15 piece texts, '' empty), ``premium``
+(15 strings of 15 letters: Y G R B C or '.'), ``placed`` (this turn's ``"<sq> <piece>"``),
+``groups``, ``exchange_count``/``exchange_chosen``, ``drawn``. ``render_mode="rgb_array"``
+gives ``rummy_env.games.ginny_o_board.board_to_rgb`` of the acting seat's view; "ansi" a text
+board.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import CardGameEnv, wrap
+from .games.ginny_o import (BOARD_PLANES, NUM_ACTIONS, OBS_BOARD_SHAPE, OBS_BOARD_SIZE, GinnyOGame,
+                            Options, obs_size)
+
+__all__ = ["env", "raw_env", "BOARD_PLANES", "OBS_BOARD_SHAPE", "OBS_BOARD_SIZE"]
+
+
+class raw_env(CardGameEnv):
+    metadata = {"name": "ginny_o_v0", "render_modes": ["ansi", "human", "rgb_array"],
+                "is_parallelizable": False, "render_fps": 1}
+    reward_modes = ("rank", "score_diff")
+
+    def _make_options(self, **options) -> Options:
+        return Options(**options)
+
+    def _sizes(self) -> tuple[int, int]:
+        return obs_size(self.options.num_players), NUM_ACTIONS
+
+    def _new_game(self, rng: np.random.Generator, deal: dict | None) -> GinnyOGame:
+        return GinnyOGame.new(self.options, rng, deal)
+
+    def render(self):
+        if self.render_mode == "rgb_array":
+            if self.game is None:
+                raise ValueError("call reset() before render()")
+            from .games.ginny_o_board import board_to_rgb
+            return board_to_rgb(self.game.view(self.game.current_player))
+        return super().render()
+
+
+def env(**kwargs):
+    return wrap(raw_env(**kwargs))

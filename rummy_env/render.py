@@ -1,0 +1,474 @@
+"""Pictures of a seat's view: an RGB array (``render_mode="rgb_array"``) and HTML (Jupyter).
+
+Both work on the structured view every game gives (``Game.view`` in :mod:`rummy_env.base`), so
+they draw any of the five games: the seat's hand, the melds on the table grouped by owner, the
+discard pile, the stock, every seat's hand size and score, ``revealed_hands`` when the rules make
+hands public, and the last public events. A view with a ``board`` (Ginny-O) is drawn by
+``rummy_env.games.ginny_o_board.board_to_rgb`` for RGB and as a table of coloured squares in HTML.
+
+Nothing here reads engine state: the pictures show exactly what the seat may know.
+"""
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+from typing import Any, Iterable
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from .cards import CARD_TEXT, JOKER, RANK_OF, SUIT_OF, SUITS
+from .melds import parse_piece
+
+SUIT_SYMBOL = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+RED = (196, 30, 45)
+BLACK = (25, 25, 25)
+JOKER_COLOUR = (120, 40, 160)
+FELT = (22, 96, 58)
+FELT_DARK = (14, 70, 42)
+PANEL = (236, 240, 236)
+TEXT_LIGHT = (245, 245, 240)
+BACK_BLUE = (40, 70, 160)
+
+WIDTH = 960
+"""Width of every RGB frame, in pixels."""
+MIN_HEIGHT = 560
+"""Frames are at least this tall (taller only when the table does not fit)."""
+CARD_W, CARD_H = 46, 64
+GAP = 4
+MARGIN = 16
+
+
+# ---------------------------------------------------------------------------------------------
+# card texts
+# ---------------------------------------------------------------------------------------------
+def card_face(text: str) -> tuple[str, str | None, bool, str | None]:
+    """``(rank label, suit letter or None, is joker, the card a joker stands for or None)``.
+
+    Accepts the shared card texts: ``7H``, ``TH`` / ``10H``, ``JK``, ``JK=7H``. Any other text
+    (a face-down card, say) gives ``(text, None, False, None)`` and is drawn as a card back.
+    """
+    t = str(text).strip()
+    if t.upper() == "JK":
+        return "JK", None, True, None
+    try:
+        piece = parse_piece(t)
+    except ValueError:
+        return t, None, False, None
+    if piece >= JOKER:
+        return "JK", None, True, CARD_TEXT[piece - JOKER]
+    rank = RANK_OF[piece]
+    label = "10" if rank == 10 else CARD_TEXT[piece][0]
+    return label, SUITS[SUIT_OF[piece]], False, None
+
+
+def is_red(suit: str | None) -> bool:
+    return suit in ("D", "H")
+
+
+def _seat_name(i: int) -> str:
+    return f"player_{i}"
+
+
+# ---------------------------------------------------------------------------------------------
+# RGB (Pillow)
+# ---------------------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _font(size: int) -> ImageFont.ImageFont:
+    try:
+        return ImageFont.load_default(size=size)
+    except (TypeError, OSError, ImportError):  # Pillow without FreeType: the fixed bitmap font
+        return ImageFont.load_default()
+
+
+def _text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> int:
+    box = draw.textbbox((0, 0), text, font=_font(size))
+    return box[2] - box[0]
+
+
+def _draw_suit(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, s: float,
+               colour: tuple[int, int, int]) -> None:
+    """A suit symbol drawn as shapes (no font needs the glyphs), centred at (cx, cy), half-size s."""
+    if suit == "D":
+        draw.polygon([(cx, cy - s), (cx + 0.72 * s, cy), (cx, cy + s), (cx - 0.72 * s, cy)], fill=colour)
+        return
+    r = 0.5 * s
+    if suit == "H":
+        for dx in (-r, r):
+            draw.ellipse([cx + dx - r, cy - 0.45 * s - r, cx + dx + r, cy - 0.45 * s + r], fill=colour)
+        draw.polygon([(cx - 0.98 * s, cy - 0.3 * s), (cx + 0.98 * s, cy - 0.3 * s), (cx, cy + s)], fill=colour)
+        return
+    if suit == "S":
+        for dx in (-r, r):
+            draw.ellipse([cx + dx - r, cy + 0.15 * s - r, cx + dx + r, cy + 0.15 * s + r], fill=colour)
+        draw.polygon([(cx - 0.98 * s, cy + 0.05 * s), (cx + 0.98 * s, cy + 0.05 * s), (cx, cy - s)], fill=colour)
+    else:  # clubs
+        rc = 0.42 * s
+        for dx, dy in ((0, -0.5 * s), (-0.5 * s, 0.12 * s), (0.5 * s, 0.12 * s)):
+            draw.ellipse([cx + dx - rc, cy + dy - rc, cx + dx + rc, cy + dy + rc], fill=colour)
+    draw.polygon([(cx, cy), (cx - 0.35 * s, cy + s), (cx + 0.35 * s, cy + s)], fill=colour)
+
+
+def _draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, w: int = CARD_W,
+               h: int = CARD_H, highlight: bool = False) -> None:
+    label, suit, joker, stands = card_face(text)
+    if suit is None and not joker:
+        _draw_back(draw, x, y, w, h, label if label not in ("", "?", "??") else "")
+        return
+    outline = (230, 170, 20) if highlight else (120, 120, 120)
+    draw.rounded_rectangle([x, y, x + w, y + h], radius=5, fill=(252, 252, 248), outline=outline,
+                           width=2 if highlight else 1)
+    if joker:
+        draw.text((x + 5, y + 3), "JK", fill=JOKER_COLOUR, font=_font(15))
+        draw.text((x + w / 2, y + h / 2 - 2), "*", fill=JOKER_COLOUR, font=_font(24), anchor="mm")
+        if stands:
+            s_label, s_suit, _, _ = card_face(stands)
+            colour = RED if is_red(s_suit) else BLACK
+            draw.text((x + 5, y + h - 19), "=" + s_label, fill=colour, font=_font(13))
+            _draw_suit(draw, s_suit, x + w - 11, y + h - 12, 5.5, colour)
+        return
+    colour = RED if is_red(suit) else BLACK
+    draw.text((x + 4, y + 3), label, fill=colour, font=_font(16))
+    _draw_suit(draw, suit, x + 10, y + 30, 5, colour)
+    _draw_suit(draw, suit, x + w / 2 + 5, y + h / 2 + 12, 10, colour)
+
+
+def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, label: str = "") -> None:
+    draw.rounded_rectangle([x, y, x + w, y + h], radius=5, fill=BACK_BLUE, outline=(230, 230, 230), width=2)
+    draw.rounded_rectangle([x + 5, y + 5, x + w - 5, y + h - 5], radius=3, outline=(120, 150, 220), width=1)
+    if label:
+        draw.text((x + w / 2, y + h / 2), label, fill=TEXT_LIGHT, font=_font(14), anchor="mm")
+
+
+def _card_row(draw, x0: int, y: int, cards: list[str], max_x: int, step: int = CARD_W + GAP,
+              highlight: Iterable[int] = ()) -> tuple[int, int]:
+    """Draw ``cards`` left to right from (x0, y), wrapping at ``max_x``; returns (end x, bottom y)."""
+    x = x0
+    marked = set(highlight)
+    for i, c in enumerate(cards):
+        if x + CARD_W > max_x and x > x0:
+            x = x0
+            y += CARD_H + GAP
+        _draw_card(draw, x, y, c, highlight=i in marked)
+        x += step
+    return x, y + CARD_H
+
+
+class _Canvas:
+    """A tall scratch image drawn top to bottom, cropped to what was used."""
+
+    def __init__(self, height: int = 4000):
+        self.image = Image.new("RGB", (WIDTH, height), FELT)
+        self.draw = ImageDraw.Draw(self.image)
+        self.y = 0
+
+    def label(self, text: str, size: int = 15, colour=TEXT_LIGHT, x: int = MARGIN) -> None:
+        self.draw.text((x, self.y), text, fill=colour, font=_font(size))
+        self.y += size + 6
+
+    def finish(self) -> np.ndarray:
+        height = max(MIN_HEIGHT, self.y + MARGIN)
+        return np.asarray(self.image.crop((0, 0, WIDTH, height)), dtype=np.uint8).copy()
+
+
+def _status_line(view: dict, name: str) -> str:
+    game = view.get("game", name) or name
+    seat = view.get("seat", 0)
+    if view.get("done"):
+        state = "game over"
+    else:
+        to_play = view.get("to_play", -1)
+        state = f"phase {view.get('phase', '?')}, {_seat_name(to_play)} to play" if to_play >= 0 else \
+            f"phase {view.get('phase', '?')}"
+    return f"{game}  |  view of {_seat_name(seat)}  |  {state}"
+
+
+def _meld_groups(view: dict) -> list[tuple[Any, list[dict]]]:
+    """Melds grouped by owner, in seat order, melds without owner last."""
+    groups: dict[Any, list[dict]] = {}
+    for m in view.get("melds", []) or []:
+        groups.setdefault(m.get("owner"), []).append(m)
+    keyed = sorted(groups.items(), key=lambda kv: (not isinstance(kv[0], int), kv[0] if isinstance(kv[0], int) else 0))
+    return keyed
+
+
+def _owner_text(owner: Any) -> str:
+    if isinstance(owner, int) and owner >= 0:
+        return _seat_name(owner)
+    return "table" if owner is None or owner == -1 else str(owner)
+
+
+def view_to_rgb(view: dict, name: str = "") -> np.ndarray:
+    """The view as an ``H x W x 3`` uint8 image (W = :data:`WIDTH`, H >= :data:`MIN_HEIGHT`).
+
+    A view with a ``board`` key is drawn by ``rummy_env.games.ginny_o_board.board_to_rgb``.
+    """
+    if "board" in view:
+        from .games.ginny_o_board import board_to_rgb
+        return board_to_rgb(view)
+    cv = _Canvas()
+    d = cv.draw
+    # header
+    d.rectangle([0, 0, WIDTH, 34], fill=FELT_DARK)
+    d.text((MARGIN, 9), _status_line(view, name), fill=TEXT_LIGHT, font=_font(16))
+    cv.y = 44
+    # players: hand size, score, revealed hand
+    n = int(view.get("num_players", len(view.get("hand_sizes", []))))
+    sizes = list(view.get("hand_sizes", [])) + [None] * n
+    scores = list(view.get("scores", [])) + [None] * n
+    revealed = view.get("revealed_hands") or None
+    seat, to_play = view.get("seat", -1), view.get("to_play", -1)
+    for i in range(n):
+        tags = (" (you)" if i == seat else "") + (" <- to play" if i == to_play and not view.get("done") else "")
+        line = f"{_seat_name(i)}{tags}"
+        d.text((MARGIN, cv.y), line, fill=(255, 230, 120) if i == to_play else TEXT_LIGHT, font=_font(15))
+        d.text((260, cv.y), f"cards {sizes[i] if sizes[i] is not None else '-'}", fill=TEXT_LIGHT, font=_font(15))
+        d.text((360, cv.y), f"score {_fmt_score(scores[i])}", fill=TEXT_LIGHT, font=_font(15))
+        cv.y += 22
+        if revealed and i < len(revealed) and revealed[i]:
+            _, bottom = _card_row(d, MARGIN + 20, cv.y, list(revealed[i]), WIDTH - MARGIN, step=26)
+            cv.y = bottom + 6
+    cv.y += 6
+    # stock and discard pile
+    d.line([0, cv.y, WIDTH, cv.y], fill=FELT_DARK, width=2)
+    cv.y += 8
+    top = cv.y
+    d.text((MARGIN, top), f"stock {view.get('stock_size', 0)}", fill=TEXT_LIGHT, font=_font(14))
+    if view.get("stock_size", 0):
+        _draw_back(d, MARGIN, top + 20, CARD_W, CARD_H)
+    discard = list(view.get("discard", []) or [])
+    d.text((110, top), f"discard pile {len(discard)} (top card right)", fill=TEXT_LIGHT, font=_font(14))
+    shown = discard[-22:]
+    x = 110
+    for i, c in enumerate(shown):
+        _draw_card(d, x, top + 20, c, highlight=i == len(shown) - 1)
+        x += 24 if i < len(shown) - 1 else CARD_W
+    cv.y = top + 20 + CARD_H + 10
+    # melds grouped by owner
+    groups = _meld_groups(view)
+    if groups:
+        d.line([0, cv.y, WIDTH, cv.y], fill=FELT_DARK, width=2)
+        cv.y += 8
+        for owner, melds in groups:
+            cv.label(f"melds of {_owner_text(owner)}", size=14)
+            x, y = MARGIN, cv.y
+            for m in melds:
+                cards = list(m.get("cards", []))
+                width = (len(cards) - 1) * 24 + CARD_W + 14
+                if x + width > WIDTH - MARGIN and x > MARGIN:
+                    x, y = MARGIN, y + CARD_H + 22
+                d.text((x, y), f"#{m.get('index', '?')}", fill=(200, 220, 200), font=_font(12))
+                for j, c in enumerate(cards):
+                    _draw_card(d, x + 24 * j, y + 15, c)
+                x += width
+            cv.y = y + 15 + CARD_H + 8
+    # own hand
+    d.line([0, cv.y, WIDTH, cv.y], fill=FELT_DARK, width=2)
+    cv.y += 8
+    hand = list(view.get("hand", []) or [])
+    cv.label(f"hand of {_seat_name(seat)} ({len(hand)} cards)", size=15, colour=(255, 230, 120))
+    _, bottom = _card_row(d, MARGIN, cv.y, hand, WIDTH - MARGIN)
+    cv.y = bottom + 10
+    # legal moves and events
+    legal = view.get("legal_actions", []) or []
+    if legal:
+        cv.label(f"{len(legal)} legal actions: " + _clip(", ".join(legal), 110), size=13)
+    events = list(view.get("events", []) or [])[-6:]
+    if events:
+        cv.label("recent events:", size=13, colour=(200, 220, 200))
+        for e in events:
+            cv.label("  " + _clip(str(e), 120), size=13, colour=(220, 230, 220))
+    return cv.finish()
+
+
+def _fmt_score(s: Any) -> str:
+    if s is None:
+        return "-"
+    if isinstance(s, float) and s.is_integer():
+        return str(int(s))
+    return str(s)
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML
+# ---------------------------------------------------------------------------------------------
+_CARD_STYLE = ("display:inline-block;width:30px;height:42px;margin:1px;border:1px solid #888;"
+               "border-radius:4px;background:#fcfcf8;text-align:center;vertical-align:top;"
+               "font:bold 13px/17px sans-serif;box-shadow:1px 1px 1px rgba(0,0,0,.25);")
+_BACK_STYLE = ("display:inline-block;width:30px;height:42px;margin:1px;border:2px solid #ddd;"
+               "border-radius:4px;background:#2846a0;color:#eee;text-align:center;vertical-align:top;"
+               "font:11px/42px sans-serif;")
+
+
+def card_html(text: str, highlight: bool = False) -> str:
+    """One card as an inline-block ``<span>``: rank over suit symbol, red hearts and diamonds."""
+    label, suit, joker, stands = card_face(text)
+    if suit is None and not joker:
+        return f'<span style="{_BACK_STYLE}" title="{html.escape(label)}">{html.escape(label)}</span>'
+    extra = "outline:2px solid #e6aa14;" if highlight else ""
+    title = html.escape(str(text))
+    if joker:
+        below = "&#9733;"
+        if stands:
+            s_label, s_suit, _, _ = card_face(stands)
+            colour = "#c41e2d" if is_red(s_suit) else "#191919"
+            below = f'<span style="color:{colour};font-size:11px">={s_label}{SUIT_SYMBOL[s_suit]}</span>'
+        return f'<span style="{_CARD_STYLE}{extra}color:#7828a0" title="{title}">JK<br>{below}</span>'
+    colour = "#c41e2d" if is_red(suit) else "#191919"
+    return (f'<span style="{_CARD_STYLE}{extra}color:{colour}" title="{title}">{label}<br>'
+            f'<span style="font-size:17px">{SUIT_SYMBOL[suit]}</span></span>')
+
+
+def cards_html(cards: Iterable[str], highlight_last: bool = False) -> str:
+    cards = list(cards)
+    return "".join(card_html(c, highlight_last and i == len(cards) - 1) for i, c in enumerate(cards))
+
+
+def view_to_html(view: dict, name: str = "") -> str:
+    """The view as a self-contained HTML fragment (inline styles only), for Jupyter."""
+    e = html.escape
+    seat, to_play = view.get("seat", -1), view.get("to_play", -1)
+    n = int(view.get("num_players", len(view.get("hand_sizes", []))))
+    sizes = list(view.get("hand_sizes", [])) + [None] * n
+    scores = list(view.get("scores", [])) + [None] * n
+    revealed = view.get("revealed_hands") or None
+    out = ['<div style="background:#16603a;color:#f5f5f0;padding:8px 10px;border-radius:6px;'
+           'font:13px sans-serif;max-width:960px">',
+           f'<div style="font-weight:bold;font-size:14px;margin-bottom:6px">{e(_status_line(view, name))}</div>',
+           '<table style="border-collapse:collapse;color:#f5f5f0;margin-bottom:6px">',
+           '<tr><th style="text-align:left;padding:1px 8px">seat</th><th style="padding:1px 8px">cards</th>'
+           '<th style="padding:1px 8px">score</th><th></th></tr>']
+    for i in range(n):
+        mark = (" (you)" if i == seat else "") + (" &larr; to play" if i == to_play and not view.get("done") else "")
+        shown = cards_html(revealed[i]) if revealed and i < len(revealed) and revealed[i] else ""
+        out.append(f'<tr><td style="padding:1px 8px">{_seat_name(i)}{mark}</td>'
+                   f'<td style="padding:1px 8px;text-align:center">{"-" if sizes[i] is None else sizes[i]}</td>'
+                   f'<td style="padding:1px 8px;text-align:center">{e(_fmt_score(scores[i]))}</td>'
+                   f'<td>{shown}</td></tr>')
+    out.append("</table>")
+    if "board" in view:
+        out.append(board_html(view))
+    discard = list(view.get("discard", []) or [])
+    out.append(f'<div>stock: {int(view.get("stock_size", 0))} cards'
+               + (f' &nbsp; discard pile ({len(discard)}, top card last):</div><div>'
+                  + cards_html(discard[-20:], highlight_last=True) if discard else "")
+               + "</div>")
+    for owner, melds in _meld_groups(view):
+        out.append(f'<div style="margin-top:6px">melds of {e(_owner_text(owner))}:</div><div>')
+        for m in melds:
+            out.append(f'<span style="display:inline-block;margin:0 10px 4px 0" title="meld {m.get("index")}">'
+                       f'<span style="font-size:10px;vertical-align:top">#{e(str(m.get("index", "?")))}</span>'
+                       f'{cards_html(m.get("cards", []))}</span>')
+        out.append("</div>")
+    hand = list(view.get("hand", []) or [])
+    out.append(f'<div style="margin-top:6px;color:#ffe678">hand of {_seat_name(seat)} ({len(hand)}):</div>'
+               f'<div>{cards_html(hand)}</div>')
+    legal = view.get("legal_actions", []) or []
+    if legal:
+        out.append(f'<details style="margin-top:4px"><summary>{len(legal)} legal actions</summary>'
+                   f'<div style="font-family:monospace">{e(", ".join(legal))}</div></details>')
+    events = list(view.get("events", []) or [])[-6:]
+    if events:
+        out.append('<div style="margin-top:4px;color:#c8dcc8">' + "<br>".join(e(str(x)) for x in events) + "</div>")
+    out.append("</div>")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Ginny-O board in HTML
+# ---------------------------------------------------------------------------------------------
+PREMIUM_COLOURS = {
+    "C": ("#d23c3c", "centre (start)"),
+    "R": ("#e0645a", "red: meld x2, start"),
+    "B": ("#4a78d0", "blue: meld x3"),
+    "G": ("#56a85a", "green: tile x3"),
+    "Y": ("#e6c84a", "yellow: tile x2"),
+    ".": ("#e8e4d4", "plain"),
+}
+
+
+def _square_rc(square: str) -> tuple[int, int]:
+    """(row, column), 0-based, of a square text such as ``H8`` (column letter, then row)."""
+    from .games.ginny_o import SIZE, square_of
+    return divmod(square_of(square), SIZE)
+
+
+def board_tiles(board: Any) -> dict[tuple[int, int], str]:
+    """``{(row, col): tile text}`` from a view's ``board``.
+
+    Accepts the forms a board may take: a list of ``"<sq> <tile>"`` strings (the deal format of
+    ``ginny_o.md``), a dict ``{sq: tile}``, a list of ``{"square", "tile"}`` dicts, or a grid
+    (list of rows, empty cells ``None``/``""``/``"."``).
+    """
+    tiles: dict[tuple[int, int], str] = {}
+    if isinstance(board, dict):
+        for sq, tile in board.items():
+            tiles[_square_rc(sq)] = str(tile)
+        return tiles
+    for r, item in enumerate(board or []):
+        if isinstance(item, str):
+            sq, tile = item.split(None, 1)
+            tiles[_square_rc(sq)] = tile.strip()
+        elif isinstance(item, dict):
+            sq = item.get("square", item.get("sq"))
+            tiles[_square_rc(sq)] = str(item.get("tile", item.get("card")))
+        else:
+            for c, cell in enumerate(item):
+                if cell not in (None, "", ".", 0):
+                    tiles[(r, c)] = str(cell)
+    return tiles
+
+
+def board_premiums(view: dict) -> list[str] | None:
+    """The premium layout as rows of letters (``C R B G Y .``): the view's ``premium`` rows, else
+    its ``board_layout`` (a name in ``rummy_env.games.ginny_o.LAYOUTS``), else ``"standard"``."""
+    layout = view.get("premium") or view.get("board_layout", "standard")
+    if isinstance(layout, str):
+        from .games.ginny_o import LAYOUTS, SIZE
+        flat = LAYOUTS.get(layout)
+        if flat is None:
+            return None
+        return ["".join(flat[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)]
+    return ["".join(row) for row in layout]
+
+
+def board_html(view: dict) -> str:
+    """The Ginny-O board as an HTML table, squares coloured by premium, tiles as small cards."""
+    tiles = board_tiles(view.get("board"))
+    layout = board_premiums(view)
+    size = len(layout) if layout else max([15] + [max(r, c) + 1 for r, c in tiles])
+    rows = ['<table style="border-collapse:collapse;margin:6px 0;font:11px sans-serif;color:#222">',
+            '<tr><td></td>' + "".join(f'<td style="text-align:center;color:#f5f5f0">{chr(65 + c)}</td>'
+                                      for c in range(size)) + "</tr>"]
+    for r in range(size):
+        cells = [f'<td style="color:#f5f5f0;padding-right:3px;text-align:right">{r + 1}</td>']
+        for c in range(size):
+            kind = layout[r][c] if layout and c < len(layout[r]) else "."
+            colour = PREMIUM_COLOURS.get(kind, PREMIUM_COLOURS["."])[0]
+            tile = tiles.get((r, c))
+            inner = _tile_html(tile) if tile else ""
+            cells.append(f'<td style="width:26px;height:26px;padding:0;border:1px solid #9a9680;'
+                         f'background:{colour};text-align:center">{inner}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    rows.append("</table>")
+    legend = " ".join(f'<span style="background:{col};color:#222;padding:0 4px;margin-right:4px">{what}</span>'
+                      for k, (col, what) in PREMIUM_COLOURS.items() if k != "." and (layout is None or
+                                                                           any(k in row for row in layout)))
+    return "".join(rows) + f"<div>{legend}</div>"
+
+
+def _tile_html(text: str) -> str:
+    label, suit, joker, stands = card_face(text)
+    if joker:
+        inner = "JK" if not stands else "J=" + html.escape(card_face(stands)[0]) + SUIT_SYMBOL[card_face(stands)[1]]
+        colour = "#7828a0"
+    elif suit is None:
+        inner, colour = html.escape(label), "#222"
+    else:
+        inner, colour = label + SUIT_SYMBOL[suit], "#c41e2d" if is_red(suit) else "#191919"
+    return (f'<div style="background:#fcfcf8;color:{colour};border-radius:3px;font-weight:bold;'
+            f'line-height:24px;font-size:11px" title="{html.escape(text)}">{inner}</div>')

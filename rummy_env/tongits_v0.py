@@ -1,0 +1,87 @@
+"""Tongits as a PettingZoo AEC environment (``../shared/rules/tongits.md``, TG-1..TG-38).
+
+Three seats ``player_0..player_2``. One episode is a match of ``hands_per_match`` hands (TG-35);
+each next hand is dealt automatically by the previous hand's winner (TG-38), so the agent to act
+after a hand ends is the new dealer, opening in the meld phase (TG-5).
+
+Actions (``Discrete(1283)``; ``env.unwrapped.action_to_text`` / ``text_to_action``):
+
+=============  =========================================================================
+ids            text
+=============  =========================================================================
+0              ``draw stock`` (draw phase, TG-6)
+1              ``take discard`` (draw phase, TG-7; then the pickup phase)
+2              ``call draw`` (draw phase, exposed and not blocked, TG-18, TG-16)
+3              ``challenge`` (response phase, TG-20)
+4              ``fold`` (response phase, TG-20)
+5 + c          ``discard <card c>`` (meld phase, TG-8), ``c = 13*suit + rank - 1``
+57 + i         ``meld <cards>``: catalogue meld i of ``melds.standard_catalogue(False)``
+               (65 sets, then 66 runs per suit; TG-10..TG-12)
+386 + r - 1    ``secret`` of the four cards of rank r (TG-13)
+399 + 17c + k  ``layoff <card c> @k`` (TG-14, TG-15)
+=============  =========================================================================
+
+Observation (``float32[1319]``), **seat-relative**: "rel seats" are listed in the order own
+seat, the next seat (left, plays next), the seat after that. Offsets:
+
+- ``[0:52)`` own hand (card ids).
+- ``[52:104)`` cards in the discard pile; ``[104:156)`` the top discard (one-hot).
+- ``[156:1040)`` meld k's face-up cards at ``156 + 52k + c`` (17 meld numbers, TG-14). A
+  face-down secret shows its cards only to its owner; to others its row is empty (TG-13).
+- ``[1040:1125)`` per meld k, 5 values at ``1040 + 5k``: present, owner rel seat (one-hot, 3),
+  face-down secret.
+- ``[1125:1155)`` ten blocks of 3 values, one per rel seat: hand sizes, face-up melds owned,
+  face-down secrets owned, chip totals, blocked (TG-16), dealer (one-hot), seat whose turn it
+  is (one-hot; the caller during responses), Draw caller (one-hot, response phase), answered
+  ``challenge``, answered ``fold`` (TG-20).
+- ``[1155:1159)`` phase one-hot: draw, pickup, meld, response (all 0 once the match is over).
+- ``[1159]`` stock size; ``[1160]`` hand index (0-based); ``[1161]`` hands per match;
+  ``[1162]`` completed turns in this hand (the 100-turn cap of ``discard_take_must_meld=False``).
+- ``[1163:1215)`` the card this seat took from the discard pile this turn (TG-7; with
+  ``discard_take_must_meld=False`` it may not be discarded this turn).
+- ``[1215:1319)`` cards publicly known to be in the hands of rel seat 1, then rel seat 2
+  (taken from the discard pile and not yet played).
+
+Rewards: ``reward_mode="chips"`` (default): when a hand ends, each seat's chip change
+(TG-31..TG-34), else 0. ``"win_loss"``: at the match end +1 to the single chip leader, 0 to
+leaders sharing the lead, -1 to the others (TG-36); 0 before.
+
+Options (keyword arguments): ``discard_take_must_meld=True``, ``count_hand_melds=True``,
+``require_meld_to_contest=True``, ``hands_per_match=3``, ``chip_mode="bank"`` (or ``"pay"``),
+``reward_mode``, ``illegal_action_penalty=False``, ``render_mode``.
+
+``env.unwrapped.view(agent)`` gives the structured view (base.py keys plus ``dealer``,
+``blocked``, ``exposed``, ``secrets``, ``caller``, ``responses``, ``known_cards``,
+``last_hand`` with the revealed hands of the previous hand, TG-29).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .base import CardGameEnv, wrap
+from .games.tongits import NUM_ACTIONS, OBS_SIZE, Options, TongitsGame
+
+
+class raw_env(CardGameEnv):
+    metadata = {"name": "tongits_v0", "render_modes": ["ansi", "human", "rgb_array"],
+                "is_parallelizable": False, "render_fps": 1}
+    reward_modes = ("chips", "win_loss")
+
+    def _make_options(self, **options: Any) -> Options:
+        known = set(Options.__dataclass_fields__)
+        unknown = set(options) - known
+        if unknown:
+            raise ValueError(f"unknown option(s) {sorted(unknown)} for tongits_v0; options are {sorted(known)}")
+        return Options(**options)
+
+    def _sizes(self) -> tuple[int, int]:
+        return OBS_SIZE, NUM_ACTIONS
+
+    def _new_game(self, rng: np.random.Generator, deal: dict | None) -> TongitsGame:
+        return TongitsGame.new(self.options, rng, deal)
+
+
+def env(**kwargs: Any):
+    return wrap(raw_env(**kwargs))

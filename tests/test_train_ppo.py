@@ -1,0 +1,175 @@
+"""experiments/train_ppo.py: the action mask is applied identically when acting and when scoring,
+checkpoints are atomic, a run killed at any moment resumes exactly, a tiny run trains and its policy
+loads as an agent (agents/ppo_agent.py)."""
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.ppo_agent import load_ppo_agent, masked_distribution  # noqa: E402
+from experiments import train_ppo as tp  # noqa: E402
+from tests.test_vector import GAME_NAMES  # noqa: E402
+
+pytestmark = pytest.mark.skipif("rummy" not in GAME_NAMES, reason="rummy_v0 does not exist yet")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Tiny and fast: 2-player Rummy, one round, short rounds; 64 learner decisions per update.
+TINY = ["--game", "rummy", "--opt", "reward_mode=zero_sum", "--opt", "max_rounds=1", "--opt", "max_turns=16",
+        "--num-envs", "4", "--num-steps", "16", "--hidden", "32", "--update-epochs", "2",
+        "--num-minibatches", "2", "--snapshot-every", "2", "--pool-size", "2", "--eval-every", "2",
+        "--eval-episodes", "4", "--opponents", "pool:1,random:1", "--no-progress"]
+UNTIMED = ("sps", "time_s")
+
+
+def _args(tmp_path, *extra) -> tp.Args:
+    return tp.parse_args(TINY + ["--run-dir", str(tmp_path), *extra])
+
+
+def _rows(path) -> list[dict]:
+    with open(path) as f:
+        return [{k: v for k, v in row.items() if k not in UNTIMED} for row in csv.DictReader(f)]
+
+
+def test_mask_applied_identically(tmp_path):
+    """Sampled actions are legal; masked actions get probability 0; the log-probabilities stored
+    while acting equal those the update recomputes before its first step."""
+    torch.set_num_threads(1)
+    trainer = tp.Trainer(_args(tmp_path, "--total-timesteps", "64"))
+    batch = trainer.collect()
+    mask = batch["mask"]
+    assert mask[torch.arange(len(mask)), batch["actions"]].all()
+    logits, _ = trainer.net(batch["obs"])
+    dist = masked_distribution(logits, mask)
+    torch.testing.assert_close(dist.log_prob(batch["actions"]), batch["logp"], rtol=0, atol=1e-5)
+    assert (dist.probs[~mask] == 0).all()
+    assert mask.sum(1).min() >= 1 and (~mask).any()
+    stats = tp.ppo_update(trainer.net, trainer.optimizer, batch, trainer.args, trainer.rng)
+    assert stats["logp_err0"] < 1e-5
+    # The check can fail: scoring without the mask gives other log-probabilities.
+    unmasked = torch.distributions.Categorical(logits=logits).log_prob(batch["actions"])
+    assert (unmasked - batch["logp"]).abs().max() > 1e-3
+
+
+def test_gae_terminal_cuts_bootstrap():
+    rewards = torch.tensor([[0.0], [1.0], [0.0]])
+    ended = torch.tensor([[0.0], [1.0], [0.0]])
+    values = torch.tensor([[0.5], [0.5], [0.5]])
+    adv, ret = tp.compute_gae(rewards, ended, values, torch.tensor([2.0]), gamma=1.0, lam=1.0)
+    torch.testing.assert_close(ret.squeeze(1), torch.tensor([1.0, 1.0, 2.0]))
+
+
+def test_atomic_checkpoint(tmp_path, monkeypatch):
+    """A kill while the checkpoint is being written leaves the previous checkpoint whole; the
+    resumed run then matches one that never stopped."""
+    straight = tp.train(_args(tmp_path / "a", "--total-timesteps", "192"))
+
+    real_replace = os.replace
+
+    class Killed(Exception):
+        pass
+
+    saves = [0]
+
+    def replace(src, dst):
+        if str(dst).endswith("checkpoint.pt"):
+            saves[0] += 1
+            if saves[0] == 3:  # the temp file of update 3 is written, not yet moved into place
+                raise Killed
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(Killed):
+        tp.train(_args(tmp_path / "b", "--total-timesteps", "192"))
+    monkeypatch.setattr(os, "replace", real_replace)
+    data = torch.load(tmp_path / "b" / "checkpoint.pt", weights_only=False)
+    assert data["update"] == 2 and len(data["train_rows"]) == 2
+    assert len(_rows(tmp_path / "b" / "train.csv")) == 2
+    resumed = tp.train(_args(tmp_path / "b", "--total-timesteps", "192"))
+    for (k, a), b in zip(straight.net.state_dict().items(), resumed.net.state_dict().values()):
+        assert torch.equal(a, b), k
+    assert _rows(tmp_path / "a" / "train.csv") == _rows(tmp_path / "b" / "train.csv")
+    assert _rows(tmp_path / "a" / "eval.csv") == _rows(tmp_path / "b" / "eval.csv")
+
+
+CRASH = """
+import os, sys
+from experiments import train_ppo as tp
+real_collect = tp.Trainer.collect
+def collect(self):
+    if self.update == 2:  # die in the middle of update 3's rollout, mid-episode
+        real_step, calls = self.arena.step, [0]
+        def step(ids, actions):
+            calls[0] += 1
+            if calls[0] == 7:
+                os._exit(3)
+            return real_step(ids, actions)
+        self.arena.step = step
+    return real_collect(self)
+tp.Trainer.collect = collect
+tp.main(sys.argv[1:])
+"""
+
+
+def test_killed_run_resumes_exactly(tmp_path):
+    """os._exit in a subprocess mid-rollout, then the same command again: same parameters, optimizer
+    state, step counter and log rows as a run that was never killed."""
+    args = ["--total-timesteps", "256"]
+    straight = tp.train(_args(tmp_path / "a", *args))
+    run_b = tmp_path / "b"
+    proc = subprocess.run([sys.executable, "-c", CRASH, *TINY, "--run-dir", str(run_b), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 3, proc.stderr[-2000:]
+    assert len(_rows(run_b / "train.csv")) == 2
+    resumed = tp.train(_args(run_b, *args))
+    assert resumed.update == straight.update == 4 and resumed.global_step == straight.global_step == 256
+    for (k, a), b in zip(straight.net.state_dict().items(), resumed.net.state_dict().values()):
+        assert torch.equal(a, b), k
+    sa, sb = straight.optimizer.state_dict()["state"], resumed.optimizer.state_dict()["state"]
+    assert all(torch.equal(sa[i]["exp_avg_sq"], sb[i]["exp_avg_sq"]) for i in sa)
+    assert _rows(tmp_path / "a" / "train.csv") == _rows(run_b / "train.csv")
+    assert _rows(tmp_path / "a" / "eval.csv") == _rows(run_b / "eval.csv")
+    with pytest.raises(ValueError, match="other arguments"):
+        tp.train(_args(run_b, *args, "--ent-coef", "0.5"))
+
+
+def test_tiny_training_run_and_agent(tmp_path):
+    """A few hundred learner steps: logs, learning curve, checkpoints; the policy loads as an agent
+    that plays legal moves through the AEC env, greedy or sampling."""
+    trainer = tp.train(_args(tmp_path, "--total-timesteps", "320"))
+    rows = _rows(tmp_path / "train.csv")
+    assert [int(r["update"]) for r in rows] == [1, 2, 3, 4, 5]
+    assert int(rows[-1]["global_step"]) == 320 and float(rows[-1]["logp_err0"]) < 1e-5
+    evals = _rows(tmp_path / "eval.csv")
+    assert [r["update"] for r in evals] == ["0", "2", "4", "5"] and all(r["opponent"] == "random" for r in evals)
+    assert all(0.0 <= float(r["win_share"]) <= 1.0 for r in evals)
+    assert os.path.getsize(tmp_path / "learning_curve.png") > 1000
+    assert not [p for p in os.listdir(tmp_path) if ".tmp" in p]
+    assert trainer.update == 5 and len(trainer.pool) == 2
+
+    from rummy_env import rummy_v0
+    for path in (tmp_path / "policy.pt", tmp_path / "checkpoint.pt"):
+        for greedy in (True, False):
+            agent = load_ppo_agent(str(path), "rummy_v0", greedy=greedy)
+            env = rummy_v0.env(reward_mode="zero_sum", max_rounds=1, max_turns=16)
+            env.reset(seed=4)
+            agent.reset(0, seed=1)
+            moves = 0
+            for name in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                env.step(agent.act(obs["observation"], obs["action_mask"], env.unwrapped.view(name)))
+                moves += 1
+            assert moves > 0
+    with pytest.raises(ValueError, match="trained on rummy"):
+        load_ppo_agent(str(tmp_path / "policy.pt"), "tongits")
+    with pytest.raises(ValueError, match="cannot load|not a rummy_env"):
+        load_ppo_agent(str(tmp_path / "train.csv"), "rummy")
