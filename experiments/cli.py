@@ -106,7 +106,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import main as demo_main
 
-    argv = ["--games", str(args.games), "--workers", str(args.workers), "--seed", str(args.seed)]
+    argv = ["--workers", str(args.workers), "--seed", str(args.seed)]
+    if args.games is not None:
+        argv += ["--games", str(args.games)]
     if args.out:
         argv += ["--out", args.out]
     return demo_main(argv)
@@ -120,7 +122,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from agents.registry import check_agent_spec
 
     try:
-        check_agent_spec(args.opponents, args.game)
+        for spec in args.opponents.split(","):
+            check_agent_spec(spec.strip(), args.game)
     except ValueError as e:
         raise UsageError(f"rummy-env play: error: {e}") from None
     return int(_lazy_main("experiments.play", "play")(args) or 0)
@@ -205,8 +208,13 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play one seat in the terminal; the other seats are agents.")
     p.add_argument("game", type=_game, help=f"one of: {games}")
     p.add_argument("--seat", type=_count("--seat", 0), default=0, help="your seat (default 0)")
-    p.add_argument("--opponents", default="heuristic", help="heuristic, random or ppo:PATH (default heuristic)")
-    p.add_argument("--seed", type=_count("--seed", 0), default=None, help="deal seed (default random)")
+    p.add_argument("--opponents", default="heuristic",
+                   help="agent spec for the other seats (heuristic, random or ppo:PATH); one for all, or "
+                   "one per opponent separated by commas (default heuristic)")
+    p.add_argument("--seed", type=_count("--seed", 0), default=None, help="seed of the deal and the bots (default random)")
+    p.add_argument("--players", type=_count("--players", 2), default=None,
+                   help="number of players, for games that allow several")
+    p.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours")
     p.set_defaults(func=cmd_play)
 
     tr = sub.add_parser("train", help="train a PPO agent (experiments.train_ppo)",

@@ -29,6 +29,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[IO], None], binary: b
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, _file_mode(path))
         with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8", "newline": ""})) as f:
             write(f)
             f.flush()
@@ -39,6 +40,17 @@ def atomic_write(path: str | os.PathLike, write: Callable[[IO], None], binary: b
             os.unlink(tmp)
         raise
     return path
+
+
+def _file_mode(path: Path) -> int:
+    """The mode the new file should get: the old file's, else what ``open`` would give (0o666
+    less the umask), rather than ``mkstemp``'s private 0o600."""
+    try:
+        return path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def write_text(path: str | os.PathLike, text: str) -> Path:

@@ -130,12 +130,7 @@ class CardGameEnv(AECEnv):
         if seed is not None:
             self.np_random = np.random.default_rng(seed)
             self.seed_used = seed
-        deal = None
-        if options:
-            unknown = set(options) - {"deal"}
-            if unknown:
-                raise ValueError(f"unknown reset option(s) {sorted(unknown)}: only 'deal' is accepted")
-            deal = options.get("deal")
+        deal = (options or {}).get("deal")
         self.game = self._new_game(self.np_random, deal)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -239,10 +234,17 @@ class CardGameEnv(AECEnv):
         pass
 
 
+class CardGameWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper that still shows the game inline in Jupyter."""
+
+    def _repr_html_(self) -> str:
+        return self.unwrapped._repr_html_()
+
+
 def wrap(raw: CardGameEnv) -> AECEnv:
     """PettingZoo classic's ``env()``: the raw env behind an order-enforcing wrapper.
 
     Illegal actions are handled by the raw env itself (``ValueError`` or the penalty
     option), so PettingZoo's ``TerminateIllegalWrapper`` is not used.
     """
-    return wrappers.OrderEnforcingWrapper(raw)
+    return CardGameWrapper(raw)

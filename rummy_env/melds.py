@@ -152,7 +152,7 @@ def layoff_cards(meld: Meld, ace_high: bool = False) -> list[int]:
     out = []
     if meld.lo > 1:
         out.append(card(meld.lo - 1, meld.suit))
-    if meld.hi < 13 or (meld.hi == 13 and ace_high):
+    if meld.hi < 13 or (meld.hi == 13 and ace_high and meld.lo != 2):
         out.append(card(1 if meld.hi == 13 else meld.hi + 1, meld.suit))
     return out
 

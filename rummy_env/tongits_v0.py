@@ -24,23 +24,25 @@ ids            text
 Observation (``float32[1319]``), **seat-relative**: "rel seats" are listed in the order own
 seat, the next seat (left, plays next), the seat after that. Offsets:
 
-- ``[0:52)`` own hand (card ids).
-- ``[52:104)`` cards in the discard pile; ``[104:156)`` the top discard (one-hot).
-- ``[156:1040)`` meld k's face-up cards at ``156 + 52k + c`` (17 meld numbers, TG-14). A
-  face-down secret shows its cards only to its owner; to others its row is empty (TG-13).
-- ``[1040:1125)`` per meld k, 5 values at ``1040 + 5k``: present, owner rel seat (one-hot, 3),
-  face-down secret.
-- ``[1125:1155)`` ten blocks of 3 values, one per rel seat: hand sizes, face-up melds owned,
-  face-down secrets owned, chip totals, blocked (TG-16), dealer (one-hot), seat whose turn it
-  is (one-hot; the caller during responses), Draw caller (one-hot, response phase), answered
-  ``challenge``, answered ``fold`` (TG-20).
-- ``[1155:1159)`` phase one-hot: draw, pickup, meld, response (all 0 once the match is over).
-- ``[1159]`` stock size; ``[1160]`` hand index (0-based); ``[1161]`` hands per match;
-  ``[1162]`` completed turns in this hand (the 100-turn cap of ``discard_take_must_meld=False``).
-- ``[1163:1215)`` the card this seat took from the discard pile this turn (TG-7; with
+- ``[0:52)`` own hand (card ids ``c = 13*suit + rank - 1``).
+- ``[52:104)`` the card this seat took from the discard pile this turn (TG-7; with
   ``discard_take_must_meld=False`` it may not be discarded this turn).
-- ``[1215:1319)`` cards publicly known to be in the hands of rel seat 1, then rel seat 2
-  (taken from the discard pile and not yet played).
+- ``[104:208)`` cards publicly known to be in the hand of rel seat 1, then rel seat 2 (taken
+  from the discard pile and not yet played).
+- ``[208:293)`` per meld number k (0..16, TG-14), 5 values at ``208 + 5k``: present, owner rel
+  seat (one-hot, 3), face-down secret.
+- ``[293:345)`` cards in the discard pile; ``[345:397)`` the top discard (one-hot).
+- ``[397:1281)`` meld k's cards at ``397 + 52k + c``. A face-down secret shows its cards only
+  to its owner; for the other seats its row is empty until the hand ends (TG-13, TG-29).
+- ``[1281:1311)`` ten blocks of 3 values, one per rel seat: hand sizes, face-up melds owned,
+  face-down secrets owned, chip totals, blocked (TG-16), dealer (one-hot), seat whose turn it
+  is (one-hot; the caller during responses), Draw caller (one-hot, response phase only),
+  answered ``challenge``, answered ``fold`` (TG-20).
+- ``[1311:1315)`` phase one-hot: draw, pickup, meld, response (all 0 once the match is over).
+- ``[1315]`` stock size; ``[1316]`` hand index (0-based); ``[1317]`` hands per match;
+  ``[1318]`` completed turns in this hand (the 100-turn cap of ``discard_take_must_meld=False``).
+
+Counts and chips are raw numbers (not scaled).
 
 Rewards: ``reward_mode="chips"`` (default): when a hand ends, each seat's chip change
 (TG-31..TG-34), else 0. ``"win_loss"``: at the match end +1 to the single chip leader, 0 to

@@ -95,9 +95,10 @@ def check_roundtrips(raw_env_fn: Callable[[], object], seed: int, steps_before: 
         if game.done:
             break
         action = random_legal_action(game.legal_mask(), rng)
-        expected = game.step(action)
         for copy in copies:
             np.testing.assert_array_equal(copy.legal_mask(), game.legal_mask())
+        expected = game.step(action)
+        for copy in copies:
             got = copy.step(action)
             np.testing.assert_array_equal(np.zeros(1) if got is None else got,
                                           np.zeros(1) if expected is None else expected)

@@ -130,11 +130,13 @@ def test_demo_plays_available_games_and_lists_the_rest(tmp_path, capsys, monkeyp
     """The demo runs every game that has an environment and a heuristic (here only Rummy, with the
     random agent standing in for its heuristic) in one table, and names why the others are skipped."""
     import agents.registry as registry
+    import experiments.demo as demo
 
+    monkeypatch.setitem(demo.DEMO_GAMES, "rummy", 2)
     fake = {game: (f"agents.heuristic_missing_{game}", "Missing") for game in registry.HEURISTICS}
     fake["rummy"] = ("agents.base", "RandomAgent")
     monkeypatch.setattr(registry, "HEURISTICS", fake)
-    rc, out, _ = run(["demo", "--games", "2", "--workers", "1", "--out", str(tmp_path)], capsys)
+    rc, out, _ = run(["demo", "--workers", "1", "--out", str(tmp_path)], capsys)
     assert rc == 0
     table = [line for line in out.splitlines() if line.startswith("rummy (2p)")]
     assert [line.split()[2] for line in table] == ["random", "heuristic"]

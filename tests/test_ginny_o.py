@@ -541,7 +541,7 @@ def board_pool(descending, sets, count=8):
 
 
 def small_rack_env(seed):
-    """A raw env dealt a random board and small racks (1-3 tiles, at most one joker) with an
+    """A raw env dealt a random board and small racks (1-3 tiles; a joker only beside one other tile) with an
     empty box, so that ``ref_plays`` can brute-force every play."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 5))
@@ -563,7 +563,7 @@ def small_rack_env(seed):
     jokers = env.options.tile_limits()[JOKER] - sum(b.split()[1].startswith("JK") for b in board)
     hands = []
     for _ in range(n):
-        size = int(rng.integers(1, 4))
+        size = int(rng.choice([1, 2, 3], p=[0.35, 0.4, 0.25]))
         hand = [CARD_TEXT[pool.pop()] for _ in range(size)]
         if jokers > 0 and rng.random() < 0.1:
             hand = hand[:1] + ["JK"]

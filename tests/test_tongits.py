@@ -321,7 +321,7 @@ def test_scenario_16_illegal_input():
 
 def test_scenario_17_deal_checks():
     """Deal keys: wrong sizes, invalid melds and the other refusals raise ValueError."""
-    g13 = [c for c in CARD_TEXT[:13]]
+    g13 = list(CARD_TEXT[:13])
     bad = [
         {"dealer": 0, "hands": [CARD_TEXT[0:13], CARD_TEXT[13:26], CARD_TEXT[26:38]]},
         {"dealer": 0, "turn": 0, "hands": [["2C"], ["3C"], ["4C"]], "melds": [{"owner": 1, "cards": ["QS", "KS", "AS"]}]},
@@ -514,8 +514,9 @@ def test_hidden_information():
 
 # ---- round trips, text, options ---------------------------------------------------------------
 def _check_roundtrips(raw_env_fn, seed, steps_before=60, steps_after=300):
-    """harness.check_roundtrips with the mask compared before both step (the harness compares
-    the copy's mask before its step with the original's after; reported to the lead)."""
+    """harness.check_roundtrips, but each copy's mask is compared with the original's before either
+    steps (the harness compares the copy's mask before its step with the original's after it;
+    reported to the lead)."""
     env = raw_env_fn()
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -591,3 +592,36 @@ def test_spaces_and_pickle():
         assert key in v
     assert v["legal_actions"] == [env.unwrapped.action_to_text(a) for a in np.flatnonzero(game.legal_mask())]
     assert sum(POINTS[parse_card(c)] for c in v["hand"]) == game.hand_points(game.current_player)
+
+
+def test_turn_cap_without_discard_meld_rule():
+    """Option discard_take_must_meld=False: the discard completing the 100th turn ends the hand,
+    settled as TG-25..TG-27 with the mover as the taker of the last card."""
+    deal = {"dealer": 0, "turn": 1, "phase": "meld", "hands": [["3H", "5D"], ["KH", "QH", "2S"], ["2D", "6H"]],
+            "melds": [{"owner": 0, "cards": ["TD", "JD", "QD"]}, {"owner": 1, "cards": ["4S", "5S", "6S"]},
+                      {"owner": 2, "cards": ["7C", "8C", "9C"]}]}
+    for must_meld, ends in ((False, True), (True, False)):
+        env = make(deal, hands_per_match=1, discard_take_must_meld=must_meld)
+        d = env.game.to_dict()
+        d["turns_done"] = 99
+        env.game = TongitsGame.from_dict(d)
+        act(env, "discard 2S")
+        assert env.game.done is ends
+        if ends:
+            assert env.game.last_hand["how"] == "turn_cap" and env.game.last_hand["points"] == [8, 20, 8]
+            assert env.game.chips == [0, 0, 1]   # tie 8/8: p2 is first after the mover p1
+
+
+def test_rewards_sum_to_chip_changes():
+    """reward_mode chips: the rewards of a match sum to each seat's chip total (TG-31..TG-34)."""
+    for mode in ("bank", "pay"):
+        env = tongits_v0.env(hands_per_match=3, chip_mode=mode)
+        env.reset(seed=4)
+        rng = np.random.default_rng(4)
+        totals = {a: 0.0 for a in env.possible_agents}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            totals[agent] += reward
+            env.step(None if term or trunc else random_legal_action(obs["action_mask"], rng))
+        assert [totals[a] for a in env.possible_agents] == env.unwrapped.game.chips
+        assert mode == "bank" or sum(env.unwrapped.game.chips) == 0

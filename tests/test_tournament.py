@@ -268,3 +268,15 @@ def test_an_illegal_move_names_the_game_to_reproduce(monkeypatch):
                        match=rf"rummy game 0 \(env seed {deal_seed(4, 0)}, seats \['random#1', "
                              r"'random#2'\]\): illegal action"):
         run_tournament(config, progress=False)
+
+
+def test_atomic_write_keeps_ordinary_permissions(tmp_path):
+    """New files get the usual mode (not mkstemp's 0600); a rewrite keeps the old file's mode."""
+    path = tmp_path / "a.json"
+    io.write_json(path, [1])
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+    os.chmod(path, 0o640)
+    io.write_json(path, [2])
+    assert path.stat().st_mode & 0o777 == 0o640

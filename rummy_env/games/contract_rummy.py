@@ -171,6 +171,45 @@ def _lay_all(shapes: list, c: int, k: int) -> bool:
     return False
 
 
+def _at_least(vs: list, k: int) -> int:
+    """Bitwise "at least ``k`` of the bit-vectors ``vs`` are set" (len(vs) is 3 or 4)."""
+    if k <= 1:
+        out = 0
+        for v in vs:
+            out |= v
+        return out
+    if k > len(vs):
+        return 0
+    if len(vs) == 3:
+        a, b, c = vs
+        return a & b & c if k == 3 else (a & b) | (a & c) | (b & c)
+    a, b, c, d = vs
+    if k == 4:
+        return a & b & c & d
+    if k == 3:
+        return (a & b & (c | d)) | (c & d & (a | b))
+    return (a & (b | c | d)) | (b & (c | d)) | (c & d)
+
+
+def coverable(pm: int, jokers: int, min_run: int) -> int:
+    """Natural cards of ``pm`` that lie in a window of ``min_run`` run positions of their suit
+    holding at least ``min_run - jokers`` cards of ``pm`` (a necessary condition for being in
+    a run, CR-14)."""
+    out = 0
+    starts = (1 << (15 - min_run)) - 1
+    for s in range(4):
+        x = (pm >> (13 * s)) & 0x1FFF
+        if not x:
+            continue
+        x14 = x | ((x & 1) << 13)
+        w = _at_least([x14 >> i for i in range(min_run)], min_run - jokers) & starts
+        cov = 0
+        for i in range(min_run):
+            cov |= w << i
+        out |= (((cov & 0x1FFF) | (cov >> 13 & 1)) & x) << (13 * s)
+    return out
+
+
 class ContractRummyGame:
     """State of one Contract Rummy match (all deals of ``options.deals``)."""
 
@@ -367,7 +406,9 @@ class ContractRummyGame:
                            [p - NUM_CARDS for p in pieces if p >= NUM_CARDS] if shape.kind == ml.RUN else []])
 
     def _sync_np(self) -> None:
-        """Rebuild the float32 mirrors of hands, pick-ups, pile and table (for observations)."""
+        """Rebuild the float32 mirrors of hands, pick-ups, pile and table (for observations)
+        and the presence bitmask of each hand."""
+        self.pms = [self._presence(h) for h in self.hands]
         self.hand_np = np.array(self.hands, dtype=np.float32)
         self.known_np = np.array(self.known, dtype=np.float32)
         self.pile_np = np.zeros(53, dtype=np.float32)
@@ -432,15 +473,27 @@ class ContractRummyGame:
         out: list = []
         if sets:
             tab = cat.set_table
-            for r in range(13):
-                x = pm >> r
-                t = tab[(r * 16 + ((x & 1) | (x >> 12 & 2) | (x >> 24 & 4) | (x >> 36 & 8))) * 3 + j]
-                if t:
-                    out.extend(t)
+            a = pm & 0x1FFF
+            b = pm >> 13 & 0x1FFF
+            c = pm >> 26 & 0x1FFF
+            d = pm >> 39
+            if j == 0:  # ranks with 3+ suits
+                ok = (a & b & (c | d)) | (c & d & (a | b))
+            elif j == 1:  # 2+ suits
+                ok = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+            else:
+                ok = a | b | c | d
+            while ok:
+                low = ok & -ok
+                ok ^= low
+                r = low.bit_length() - 1
+                out.extend(tab[(r * 16 + ((a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3))
+                               * 3 + j])
         if runs:
+            need = self.opts.min_run_length - j
             for s in range(4):
                 rk = (pm >> (13 * s)) & 0x1FFF
-                if rk:
+                if rk and rk.bit_count() >= need:
                     out.extend(cat.runs_for(s, rk, 1 if cnt[13 * s] >= 2 else 0, j))
         return out
 
@@ -526,6 +579,10 @@ class ContractRummyGame:
         """The melds ``i`` that can be laid next with the rest of the contract still layable after
         them (with the ``must`` card in one of the melds, CR-12). ``only``: stop at the first."""
         cat = self.cat
+        if self.all7:
+            j = cnt[52] if cnt[52] < self.J else self.J
+            if (pm & ~coverable(pm, j, self.opts.min_run_length)).bit_count() > 1:
+                return []
         cands = self._cands(cnt, pm, a > 0, b > 0)
         if self.all7 and not self._cover_ok(cands, pm):
             return []
@@ -564,7 +621,7 @@ class ContractRummyGame:
         runs = [(sh.suit, sh.lo, sh.hi) for sh in (self.melds[k][1] for k in self.laid) if sh.kind == ml.RUN]
         a = self.need_sets - (len(self.laid) - len(runs))
         b = self.need_runs - len(runs)
-        return self._first(cnt, self._presence(cnt), self.hsize[seat], a, b, runs, self.must, self.banned, False,
+        return self._first(cnt, self.pms[seat], self.hsize[seat], a, b, runs, self.must, self.banned, False,
                            [])
 
     # ------------------------------------------------------------------ CR-28 helpers
@@ -695,14 +752,19 @@ class ContractRummyGame:
                 if self._can_place(c, h, total + K):
                     out.append(K)
             return out
+        mr = self.opts.min_run_length
+        if self.all7:  # CR-17: all but one card of the hand must fit runs, even with the whole pile
+            pm_all = self.pms[seat]
+            for c in pile:
+                if c < NUM_CARDS:
+                    pm_all |= BIT[c]
+            j = min(hand[52] + pile.count(JOKER), self.J)
+            if (self.pms[seat] & ~coverable(pm_all, j, mr)).bit_count() > 1:
+                return out
         cnt = list(hand)
         cnt[pile[-1]] += 1
         a, b = self.need_sets, self.need_runs
-        mr = self.opts.min_run_length
-        pm = 0
-        for c in range(52):
-            if cnt[c]:
-                pm |= BIT[c]
+        pm = self.pms[seat] | (BIT[pile[-1]] if pile[-1] < NUM_CARDS else 0)
         for K in range(2, len(pile) + 1):
             c = pile[-K]
             cnt[c] += 1
@@ -724,7 +786,7 @@ class ContractRummyGame:
                 for p in ((1, 14) if r == 1 else (r,)):
                     for lo in range(max(1, p - mr + 1), min(p, 15 - mr) + 1):
                         w = (rk >> (lo - 1)) & ((1 << mr) - 1)
-                        if bin(w).count("1") + j >= mr:
+                        if w.bit_count() + j >= mr:
                             possible = True
                             break
             if possible and self._first(cnt, pm, total + K, a, b, [], c, -1, True, []):
@@ -759,6 +821,8 @@ class ContractRummyGame:
                 self.events.append(f"the pile is shuffled into a new stock ({len(self.stock)} cards)")
             c = self.stock.pop()
             hand[c] += 1
+            if c < NUM_CARDS:
+                self.pms[seat] |= BIT[c]
             self.hand_np[seat, c] += 1
             self.hsize[seat] += 1
             self.phase = PLAY
@@ -771,6 +835,8 @@ class ContractRummyGame:
             for c in taken:
                 hand[c] += 1
                 known[c] += 1
+                if c < NUM_CARDS:
+                    self.pms[seat] |= BIT[c]
                 hn[c] += 1
                 kn[c] += 1
                 pn[c] -= 1
@@ -786,6 +852,8 @@ class ContractRummyGame:
         if a < self.A_MELD:  # discard (CR-25)
             c = a - self.A_DISC
             hand[c] -= 1
+            if c < NUM_CARDS and not hand[c]:
+                self.pms[seat] &= ~BIT[c]
             self.hand_np[seat, c] -= 1
             if known[c]:
                 known[c] -= 1
@@ -809,6 +877,7 @@ class ContractRummyGame:
         self.events.append((seat, a, None))
         rewards = self._table_step(a, seat, hand, known)
         if rewards is None:
+            self.pms[seat] = self._presence(hand)
             self.hand_np[seat] = hand
             self.known_np[seat] = known
             self._table_np()
@@ -1245,40 +1314,32 @@ def _observe(g: ContractRummyGame, seat: int) -> np.ndarray:
     r = 53 * (n - seat)
     o[b:b + r] = g.known_np[seat:].ravel()
     o[b + r:b + 53 * n] = g.known_np[:seat].ravel()
-    idx = []
-    val = []
     b = off["pile_top"]
     pile = g.pile
     for i, c in enumerate(pile[-1:-TOP_CARDS - 1:-1]):
-        idx.append(b + 53 * i + c)
-        val.append(1.0)
-    idx += [off["pile_size"], off["stock_size"], off["turns"]]
-    val += [len(pile), len(g.stock), g.turns / g.opts.max_turns_per_deal]
+        o[b + 53 * i + c] = 1.0
+    b = off["pile_size"]
+    o[b:b + 2] = (len(pile), len(g.stock))
     for k, m in enumerate(g.melds):
-        idx.append(mb + slot * k + _SLOT + (m[2] - seat) % n)
-        val.append(1.0)
-    bd, bh, bs = off["down"], off["hand_sizes"], off["scores"]
-    for s in range(n):
-        r = (s - seat) % n
-        idx += [bd + r, bh + r, bs + r]
-        val += [float(g.down[s]), g.hsize[s], g.scores[s] / 100.0]
-    idx += [off["dealer"] + (g.dealer - seat) % n, off["deal_index"] + g.deal_idx, off["contract"] + g.contract - 1]
-    val += [1.0, 1.0, 1.0]
+        o[mb + slot * k + _SLOT + (m[2] - seat) % n] = 1.0
+    # down, hand_sizes, scores, dealer, deal_index, contract, phase: one contiguous block
+    down = [1.0 if x else 0.0 for x in g.down]
+    dealer = [0.0] * n
+    dealer[g.dealer] = 1.0
+    block = (down[seat:] + down[:seat] + g.hsize[seat:] + g.hsize[:seat]
+             + [x / 100.0 for x in g.scores[seat:] + g.scores[:seat]] + dealer[seat:] + dealer[:seat])
+    b = off["down"]
+    o[b:b + 4 * n] = block
+    o[off["deal_index"] + g.deal_idx] = 1.0
+    o[off["contract"] + g.contract - 1] = 1.0
     if not g.done:
-        idx.append(off["phase"] + g.phase)
-        val.append(1.0)
+        o[off["phase"] + g.phase] = 1.0
     if g.must >= 0:
-        idx.append(off["must_use"] + g.must)
-        val.append(1.0)
+        o[off["must_use"] + g.must] = 1.0
     if g.banned >= 0:
-        idx.append(off["banned"] + g.banned)
-        val.append(1.0)
-    if g.laid:
-        nsets = sum(1 for k in g.laid if g.melds[k][1].kind == ml.SET)
-        idx += [off["contract_laid"], off["contract_laid"] + 1]
-        val += [nsets, len(g.laid) - nsets]
-    f = off["flags"]
-    idx += [f, f + 1, f + 2]
-    val += [float(g.freed), float(g.went_down), float(seat == g.current_player and not g.done)]
-    o[idx] = val
+        o[off["banned"] + g.banned] = 1.0
+    nsets = sum(1 for k in g.laid if g.melds[k][1].kind == ml.SET) if g.laid else 0
+    b = off["contract_laid"]
+    o[b:b + 6] = (nsets, len(g.laid) - nsets, g.freed, g.went_down, seat == g.current_player and not g.done,
+                  g.turns / g.opts.max_turns_per_deal)
     return o

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import CARD_TEXT, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card
-from ..melds import RUN, SET, line_meld, parse_piece, piece_text
+from ..melds import SET, line_meld, parse_piece, piece_text
 
 # --------------------------------------------------------------------------------------------
 # Board geometry and premium squares (GO-1, GO-2, GO-3)
@@ -53,6 +53,7 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     "standard": tuple("".join(_STANDARD)),
     "bare": tuple("C" if q == CENTRE else ("R" if "".join(_STANDARD)[q] == "R" else ".") for q in range(NSQ)),
 }
+RED_SQUARES = {name: tuple(q for q in range(NSQ) if lay[q] == "R") for name, lay in LAYOUTS.items()}
 TILE_MULT_OF = {"Y": 2, "G": 3}
 MELD_MULT_OF = {"R": 2, "B": 3}
 
@@ -285,6 +286,7 @@ class GinnyOGame:
         self._plays = None
         self._xcache: dict[int, int] = {}
         self._obs_cache: dict[int, np.ndarray] = {}
+        self._board_block = None
 
     @classmethod
     def new(cls, options: Options, rng: np.random.Generator, deal: dict | None = None) -> "GinnyOGame":
@@ -444,6 +446,7 @@ class GinnyOGame:
     # ---------------------------------------------------------------- turn flow
     def _start_turn(self) -> None:
         self.placed = []
+        self._board_block = None
         self.chosen = []
         self.drew = -1
         self.box_empty_start = not self.box
@@ -767,9 +770,11 @@ class GinnyOGame:
                     mask[EXCHANGE0 + t] = 1
         elif self.phase == "exchange":
             mask[COMMIT] = 1
-            chosen = self.chosen
+            left = list(rack)
+            for t in self.chosen:
+                left[t] -= 1
             for t in range(53):
-                if rack[t] > chosen.count(t):
+                if left[t] > 0:
                     mask[EXCHANGE0 + t] = 1
         else:
             m = len(self.placed)
@@ -881,6 +886,7 @@ class GinnyOGame:
         plays = self.legal_plays()
         self._plays = [pl for pl in plays if len(pl) > m and pl[m] == (q, p)]
         self.placed.append((q, p))
+        self._board_block = None
         rack[JOKER if p >= NUM_CARDS else p] -= 1
         return None
 
@@ -899,6 +905,7 @@ class GinnyOGame:
             self.board[q] = p
             self.group[q] = gid
         self._xcache = {}
+        self._board_block = None
         self.scores[seat] += pts
         while self.box and sum(rack) < 7:
             rack[self.box.pop(0)] += 1
@@ -915,34 +922,10 @@ class GinnyOGame:
             return cached.copy()
         n = self.num_players
         opt = self.options
-        obs = np.zeros(obs_size(n), dtype=np.float32)
-        planes = obs[:OBS_BOARD_SIZE].reshape(BOARD_PLANES, NSQ)
-        planes[7:12] = _premium_planes(opt.board_layout)
-        on_board = [0] * 53
-        empty_board = self.board[CENTRE] < 0
-        cells = [(q, p) for q, p in enumerate(self.board) if p >= 0] + self.placed
-        for q, p in cells:
-            c = p % NUM_CARDS
-            planes[0, q] = 1
-            planes[1, q] = RANK_OF[c] / 13
-            planes[2 + SUIT_OF[c], q] = 1
-            if p >= NUM_CARDS:
-                planes[6, q] = 1
-                on_board[JOKER] += 1
-            else:
-                on_board[c] += 1
-            if self.group[q] >= 0:
-                planes[12, q] = self.group[q] + 1
-        for q, _ in self.placed:
-            planes[13, q] = 1
-        placed_sq = {q for q, _ in self.placed}
-        if empty_board:
-            if CENTRE not in placed_sq:
-                planes[14, CENTRE] = 1
-        else:
-            for q in range(NSQ):
-                if self.premium[q] == "R" and self.board[q] < 0 and q not in placed_sq:
-                    planes[14, q] = 1
+        obs = np.empty(obs_size(n), dtype=np.float32)
+        block, on_board, n_cells = self._board_planes()
+        obs[:OBS_BOARD_SIZE] = block
+        obs[OBS_BOARD_SIZE:] = 0
         o = OBS_BOARD_SIZE
         rack = self.racks[seat]
         obs[o:o + 53] = rack
@@ -971,9 +954,44 @@ class GinnyOGame:
         obs[o] = len(self.box) / total
         obs[o + 1] = self.stall / (opt.stall_rounds * n if self.box else n)
         obs[o + 2] = self.turns / opt.max_turns if opt.max_turns else 0.0
-        obs[o + 3] = len(cells) / total
+        obs[o + 3] = n_cells / total
         self._obs_cache[seat] = obs
         return obs.copy()
+
+    def _board_planes(self):
+        """The board block of the observation (planes 0-14, flattened), the tile counts on the
+        board (placements included) and the number of tiles; cached until the board changes."""
+        if self._board_block is not None:
+            return self._board_block
+        planes = np.zeros((BOARD_PLANES, NSQ), dtype=np.float32)
+        planes[7:12] = _premium_planes(self.options.board_layout)
+        on_board = [0] * 53
+        cells = [(q, p) for q, p in enumerate(self.board) if p >= 0] + self.placed
+        for q, p in cells:
+            c = p % NUM_CARDS
+            planes[0, q] = 1
+            planes[1, q] = RANK_OF[c] / 13
+            planes[2 + SUIT_OF[c], q] = 1
+            if p >= NUM_CARDS:
+                planes[6, q] = 1
+                on_board[JOKER] += 1
+            else:
+                on_board[c] += 1
+            if self.group[q] >= 0:
+                planes[12, q] = self.group[q] + 1
+        placed_sq = set()
+        for q, _ in self.placed:
+            planes[13, q] = 1
+            placed_sq.add(q)
+        if self.board[CENTRE] < 0:
+            if CENTRE not in placed_sq:
+                planes[14, CENTRE] = 1
+        else:
+            for q in RED_SQUARES[self.options.board_layout]:
+                if self.board[q] < 0 and q not in placed_sq:
+                    planes[14, q] = 1
+        self._board_block = (planes.reshape(-1), on_board, len(cells))
+        return self._board_block
 
     def board_texts(self) -> list[list[str]]:
         """15x15 piece texts ('' empty), this turn's placements included."""
@@ -1031,6 +1049,7 @@ class GinnyOGame:
             "board": self.board_texts(),
             "premium": ["".join(self.premium[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)],
             "board_layout": self.options.board_layout,
+            "descending_runs": self.options.descending_runs,
             "placed": [f"{SQUARE_TEXT[q]} {piece_text(p)}" for q, p in self.placed],
             "groups": [{"start": SQUARE_TEXT[s], "size": self.group.count(g)}
                        for g, s in enumerate(self.group_start)],
@@ -1039,6 +1058,7 @@ class GinnyOGame:
             "drawn": CARD_TEXT[self.drew] if acting and self.drew >= 0 else None,
             "box_empty_at_turn_start": self.box_empty_start,
             "stall": self.stall,
+            "stall_limit": self.options.stall_rounds * self.num_players if self.box else self.num_players,
             "turns": self.turns,
             "history": self.history[-20:],
         }
@@ -1087,6 +1107,7 @@ class GinnyOGame:
         g._plays = self._plays
         g._xcache = dict(self._xcache)
         g._obs_cache = {}
+        g._board_block = None
         return g
 
     def to_dict(self) -> dict:

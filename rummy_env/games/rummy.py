@@ -27,7 +27,7 @@ from collections import deque
 import numpy as np
 
 from ..cards import BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, parse_card
-from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend, fits,
+from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
 
 # -- action layout (rummy.md "Action ids") -------------------------------------------------------
@@ -867,7 +867,7 @@ class RummyGame:
     def to_dict(self) -> dict:
         """JSON-serialisable state; :meth:`from_dict` restores it exactly."""
         return {
-            "options": dataclasses.asdict(self.options), "rng": self.rng.bit_generator.state,
+            "options": dict(vars(self.options)), "rng": self.rng.bit_generator.state,
             "dealer": self.dealer, "current_player": self.current_player, "phase": self.phase,
             "done": self.done, "truncated": self.truncated,
             "hands": [cards_of(h) for h in self.hands], "stock_top_last": list(self.stock),

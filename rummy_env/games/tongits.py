@@ -86,6 +86,20 @@ RUN_IDS = tuple(tuple(tuple(sorted(_RUN_INDEX[(s, lo, hi)] for lo, hi in seg)) i
 del _SEGMENTS
 
 
+def _take_pairs(t: int) -> tuple:
+    """Masks of the card pairs that make a meld with card ``t`` (TG-7, TG-10..TG-12)."""
+    r, s = RANK_OF[t], SUIT_OF[t]
+    same = [BIT[13 * u + r - 1] for u in range(4) if u != s]
+    pairs = [same[0] | same[1], same[0] | same[2], same[1] | same[2]]
+    for lo in (r - 2, r - 1, r):
+        if lo >= 1 and lo + 2 <= 13:
+            pairs.append(sum(BIT[13 * s + x - 1] for x in (lo, lo + 1, lo + 2) if x != r))
+    return tuple(pairs)
+
+
+TAKE_PAIRS = tuple(_take_pairs(t) for t in range(52))
+
+
 def _action_texts() -> tuple:
     t = ["draw stock", "take discard", "call draw", "challenge", "fold"]
     t += ["discard " + CARD_TEXT[c] for c in range(52)]
@@ -122,6 +136,15 @@ def least_deadwood(mask: int) -> int:
     return best
 
 
+SUIT_POINTS = tuple(sum(min(r + 1, 10) for r in range(13) if sm >> r & 1) for sm in range(1 << 13))
+
+
+def mask_points(mask: int) -> int:
+    """Sum of the point values of the cards of ``mask`` (TG-30)."""
+    return (SUIT_POINTS[mask & SUIT_BITS] + SUIT_POINTS[mask >> 13 & SUIT_BITS]
+            + SUIT_POINTS[mask >> 26 & SUIT_BITS] + SUIT_POINTS[mask >> 39 & SUIT_BITS])
+
+
 def four_ranks(mask: int) -> int:
     """13-bit mask of the ranks of which ``mask`` holds all four cards."""
     return mask & (mask >> 13) & (mask >> 26) & (mask >> 39) & SUIT_BITS
@@ -156,13 +179,11 @@ O_HAND_INDEX = O_STOCK + 1                    # 1316
 O_HANDS_PER_MATCH = O_HAND_INDEX + 1          # 1317
 O_TURNS = O_HANDS_PER_MATCH + 1               # 1318
 OBS_SIZE = O_TURNS + 1                        # 1319
-SEAT_BLOCKS = ("hand_sizes", "face_up_melds", "secrets", "chips", "blocked", "dealer", "turn",
-               "caller", "challenged", "folded")
 
 
 S_SIZES, S_FACEUP, S_SECRETS, S_CHIPS, S_BLOCKED, S_DEALER, S_TURN, S_CALLER, S_CHALL, S_FOLD = range(0, 30, 3)
 S_PHASE, S_STOCK, S_HAND_INDEX, S_HPM, S_TURNS = 30, 34, 35, 36, 37
-# The engine keeps the 38 values of [O_SEATS:O_TAKEN) by absolute seat; PERM makes them relative.
+# The engine keeps the 38 values of [O_SEATS:OBS_SIZE) by absolute seat; PERM makes them relative.
 PERM = tuple(np.array([3 * b + (seat + k) % 3 for b in range(10) for k in range(3)] + list(range(30, 38)))
              for seat in range(3))
 
@@ -198,6 +219,7 @@ class Options:
         h = self.hands_per_match
         if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or h < 1:
             raise ValueError(f"option hands_per_match must be an int >= 1, got {h!r}")
+        object.__setattr__(self, "hands_per_match", int(h))
         if self.chip_mode not in ("bank", "pay"):
             raise ValueError(f"option chip_mode must be 'bank' or 'pay', got {self.chip_mode!r}")
         if self.reward_mode not in ("chips", "win_loss"):
@@ -251,15 +273,13 @@ class TongitsGame:
         """TG-3: dealer 13 cards, the others 12, 15 to the stock; the dealer opens (TG-5)."""
         self._reset_hand_state(dealer)
         perm = self.rng.permutation(NUM_CARDS).tolist()
-        hands = [0, 0, 0]
-        pos = 0
-        for k in range(NUM_PLAYERS):
-            n = 13 if k == 0 else 12
-            hands[(dealer + k) % NUM_PLAYERS] = sum([BIT[c] for c in perm[pos:pos + n]])
-            pos += n
-        self.hands = hands
-        self.stock = perm[pos:]            # top card last
-        self._rebuild()
+        cards = [None, None, None]
+        cards[dealer] = perm[:13]
+        cards[(dealer + 1) % 3] = perm[13:25]
+        cards[(dealer + 2) % 3] = perm[25:37]
+        self.hands = [sum([BIT[c] for c in cs]) for cs in cards]
+        self.stock = perm[37:]             # top card last
+        self._rebuild(cards)
 
     def _setup(self, deal: dict) -> None:
         """Scenario set-up from a deal dict (tongits.md "Deal keys")."""
@@ -386,49 +406,59 @@ class TongitsGame:
         self.hand_index = int(hi)
         self._rebuild()
 
-    def _rebuild(self) -> None:
-        """Recompute the derived state (arrays, fits, counters) from the canonical state."""
-        self.priv = np.zeros((NUM_PLAYERS, O_PRIVATE_END), dtype=np.float32)
-        self.hand_arr = self.priv[:, O_HAND:O_TAKEN]
-        self.ext = self.priv[:, O_TAKEN:O_MELD_INFO]
-        self.meld_info = self.priv[:, O_MELD_INFO:O_PRIVATE_END]
-        for q in range(NUM_PLAYERS):
-            self.hand_arr[q, _bits(self.hands[q])] = 1.0
-        self.sizes = [popcount(h) for h in self.hands]
-        self.pub = np.zeros(O_SEATS - O_PILE, dtype=np.float32)
-        for c in self.discard:
-            self.pub[c] = 1.0
+    def _rebuild(self, hand_cards: list | None = None) -> None:
+        """Recompute the derived state (arrays, fits, counters) from the canonical state.
+        ``hand_cards`` (the three hands as card lists) saves decoding the masks after a deal."""
+        priv = self.__dict__.get("priv")
+        if priv is None:
+            self.priv = priv = np.zeros((NUM_PLAYERS, O_PRIVATE_END), dtype=np.float32)
+            self.hand_arr = priv[:, O_HAND:O_TAKEN]
+            self.ext = priv[:, O_TAKEN:O_MELD_INFO]
+            self.meld_info = priv[:, O_MELD_INFO:O_PRIVATE_END]
+            self.pub = np.zeros(O_SEATS - O_PILE, dtype=np.float32)
+            self.sa = np.zeros(38, dtype=np.float32)
+        else:
+            priv.fill(0.0)
+            self.pub.fill(0.0)
+            self.sa.fill(0.0)
+        if hand_cards is None:
+            hand_cards = [_bits(h) for h in self.hands]
+        ha = self.hand_arr
+        ha[0, hand_cards[0]] = 1.0
+        ha[1, hand_cards[1]] = 1.0
+        ha[2, hand_cards[2]] = 1.0
+        sizes = self.sizes = [len(hand_cards[0]), len(hand_cards[1]), len(hand_cards[2])]
         if self.discard:
+            self.pub[self.discard] = 1.0
             self.pub[52 + self.discard[-1]] = 1.0
         self.fits = []
         self.faceup = [0, 0, 0]
         self.secrets = [0, 0, 0]
-        self.sa = sa = np.zeros(38, dtype=np.float32)
         for k, m in enumerate(self.melds):
             self._index_meld(k, m)
-        for q in range(NUM_PLAYERS):
-            sa[S_SIZES + q] = self.sizes[q]
-            sa[S_CHIPS + q] = self.chips[q]
-            sa[S_BLOCKED + q] = self.blocked[q]
-            sa[S_CHALL + q] = self.responses[q] == 1
-            sa[S_FOLD + q] = self.responses[q] == 2
-        sa[S_DEALER + self.dealer] = 1.0
-        sa[S_TURN + self.turn] = 1.0
+        sa = self.sa
+        chips, blocked, resp = self.chips, self.blocked, self.responses
+        sa[S_SIZES:S_SIZES + 3] = sizes
+        sa[S_CHIPS:S_CHIPS + 3] = chips
+        if blocked[0] or blocked[1] or blocked[2]:
+            sa[S_BLOCKED:S_BLOCKED + 3] = blocked
         if self.caller >= 0:
             sa[S_CALLER + self.caller] = 1.0
+            sa[S_CHALL:S_CHALL + 3] = [r == 1 for r in resp]
+            sa[S_FOLD:S_FOLD + 3] = [r == 2 for r in resp]
+        sa[S_DEALER + self.dealer] = 1.0
+        sa[S_TURN + self.turn] = 1.0
         if not self.done:
             sa[S_PHASE + self.phase] = 1.0
-        sa[S_STOCK] = len(self.stock)
-        sa[S_HAND_INDEX] = self.hand_index
-        sa[S_HPM] = self.options.hands_per_match
-        sa[S_TURNS] = self.turns_done
+        sa[S_STOCK:S_TURNS + 1] = (len(self.stock), self.hand_index, self.options.hands_per_match, self.turns_done)
         if self.taken >= 0:
             self.ext[self.turn, self.taken] = 1.0
         for q in range(NUM_PLAYERS):
-            for c in _bits(self.known[q]):
-                for o in range(NUM_PLAYERS):
-                    if o != q:
-                        self.ext[o, 52 * ((q - o) % 3) + c] = 1.0
+            if self.known[q]:
+                for c in _bits(self.known[q]):
+                    for o in range(NUM_PLAYERS):
+                        if o != q:
+                            self.ext[o, 52 * ((q - o) % 3) + c] = 1.0
         self._mask = None
 
     def _index_meld(self, k: int, m: list) -> None:
@@ -524,7 +554,7 @@ class TongitsGame:
         """TG-30 (and option ``count_hand_melds``)."""
         h = self.hands[seat]
         if self.options.count_hand_melds:
-            return sum(POINTS[c] for c in _bits(h))
+            return mask_points(h)
         return least_deadwood(h)
 
     def _can_take(self, seat: int) -> bool:
@@ -533,18 +563,11 @@ class TongitsGame:
             return False
         if not self.options.discard_take_must_meld:
             return True
-        t = self.discard[-1]
         h = self.hands[seat]
-        if popcount(h & RANK_MASK[RANK_OF[t]]) >= 2:
-            return True
-        r = RANK_OF[t]
-        sm = (h >> (13 * SUIT_OF[t])) & SUIT_BITS
-        b = r - 1  # bit of t inside the suit
-        lo1 = b >= 1 and sm >> (b - 1) & 1
-        lo2 = b >= 2 and sm >> (b - 2) & 1
-        hi1 = b <= 11 and sm >> (b + 1) & 1
-        hi2 = b <= 10 and sm >> (b + 2) & 1
-        return bool((lo1 and lo2) or (lo1 and hi1) or (hi1 and hi2))
+        for pair in TAKE_PAIRS[self.discard[-1]]:
+            if h & pair == pair:
+                return True
+        return False
 
     def _meld_ids(self, h: int) -> list:
         """Meld (and secret) action ids of everything in hand ``h``."""
@@ -683,8 +706,13 @@ class TongitsGame:
                 n = self.sizes[p] = self.sizes[p] + 1
                 sa[S_SIZES + p] = n
                 sa[S_STOCK] = len(self.stock)
-                self._set_phase(MELD)
-                self._event(p, "draws from the stock")
+                sa[S_PHASE + DRAW] = 0.0
+                sa[S_PHASE + MELD] = 1.0
+                self.phase = MELD
+                ev = self.events
+                ev.append((self.hand_index, p, "draws from the stock", ""))
+                if len(ev) > 20:
+                    del ev[0]
                 return None
             if a == A_TAKE:                                               # TG-7
                 c = self.discard.pop()
@@ -750,7 +778,9 @@ class TongitsGame:
             p = (p + 1) % 3
             sa[S_TURN + p] = 1.0
             self.turn = self.current_player = p
-            self._set_phase(DRAW)
+            sa[S_PHASE + MELD] = 0.0
+            sa[S_PHASE + DRAW] = 1.0
+            self.phase = DRAW
             return None
         if a < LAYOFF0:                                                   # TG-10..TG-13
             secret = a >= SECRET0

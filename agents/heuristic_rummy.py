@@ -1,0 +1,88 @@
+"""A rule-based Rummy player (``shared/rules/rummy.md``) that decides from the public view only.
+
+Strategy (:class:`RummyHeuristic`):
+
+- **Draw** (RM-6): take the discard pile's top card only when it completes a meld with cards in
+  hand (RM-10); otherwise draw from the stock.
+- **Play** (RM-7): first lay down the largest legal meld (ties: the most points), one meld per
+  decision, so all melds go down; then lay off (RM-14), highest card first. Going out (RM-19)
+  follows naturally, since melds and lay-offs empty the hand.
+- **Discard**: among the legal discards, throw the card with the highest score
+  ``points - 4 * usefulness - 15 * feeds_table - 8 * feeds_known``: points is the deadwood value
+  (RM-21, RM-22); usefulness counts the hand cards that could join it in a future meld (same
+  rank, or same suit within two ranks); feeds_table is 1 if it could be laid off on a table meld
+  by the next player; feeds_known counts the cards an opponent is publicly known to hold (taken
+  from the discard pile, RM-32) that it would help (same rank, or same suit within two ranks).
+  Ties go to the higher card id.
+
+Every input is in ``view`` (own hand, table, discard pile, known cards, legal action texts), so
+the choice never depends on hidden cards. The agent is deterministic.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rummy_env.cards import POINTS, RANK_OF, SUIT_OF, parse_card
+from rummy_env.melds import classify, standard_catalogue
+
+from .base import Agent
+
+_CATALOGUE = [frozenset(m) for m in standard_catalogue(ace_high=True)]
+
+
+def _near(a: int, b: int, ace_high: bool) -> bool:
+    """Same rank, or same suit within two ranks (so they may share a run)."""
+    if RANK_OF[a] == RANK_OF[b]:
+        return True
+    if SUIT_OF[a] != SUIT_OF[b]:
+        return False
+    ra, rb = RANK_OF[a], RANK_OF[b]
+    if abs(ra - rb) <= 2:
+        return True
+    return ace_high and (ra == 1 or rb == 1) and abs((ra if ra != 1 else 14) - (rb if rb != 1 else 14)) <= 2
+
+
+class RummyHeuristic(Agent):
+    """Melds and lays off whenever it can, keeps deadwood low, discards safely (module docstring)."""
+
+    name = "heuristic_rummy"
+
+    def __init__(self) -> None:
+        self.reset(0, None)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
+        texts = view["legal_actions"]
+        ids = np.flatnonzero(action_mask)
+        choice = self.choose(view)
+        return int(ids[texts.index(choice)])
+
+    def choose(self, view: dict) -> str:
+        """The chosen legal action text."""
+        texts = view["legal_actions"]
+        ace_high = bool(view.get("options", {}).get("ace_high", False))
+        hand = [parse_card(t) for t in view["hand"]]
+        if view["phase"] == "draw":
+            top = parse_card(view["discard"][-1])
+            with_top = set(hand) | {top}
+            makes_meld = any(top in m and m <= with_top and classify(list(m), ace_high) is not None
+                             for m in _CATALOGUE)
+            return "take discard" if makes_meld and "take discard" in texts else "draw stock"
+        points = [15 if ace_high and RANK_OF[c] == 1 else POINTS[c] for c in range(52)]
+        melds = [t for t in texts if t.startswith("meld ")]
+        if melds:
+            return max(melds, key=lambda t: (len(t.split()), sum(points[parse_card(w)] for w in t.split()[1:]), t))
+        layoffs = [t for t in texts if t.startswith("layoff ")]
+        if layoffs:
+            return max(layoffs, key=lambda t: (points[parse_card(t.split()[1])], t))
+        table = [[parse_card(c) for c in md["cards"]] for md in view["melds"]]
+        known = [parse_card(c) for q, cards in enumerate(view.get("known_cards", [])) if q != view["seat"]
+                 for c in cards]
+
+        def score(text: str) -> tuple:
+            c = parse_card(text.split()[1])
+            useful = sum(1 for o in hand if o != c and _near(c, o, ace_high))
+            feeds_table = any(classify(m + [c], ace_high) is not None for m in table)
+            feeds_known = sum(1 for o in known if _near(c, o, ace_high))
+            return (points[c] - 4 * useful - 15 * feeds_table - 8 * feeds_known, c)
+
+        return max((t for t in texts if t.startswith("discard ")), key=score)
