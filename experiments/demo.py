@@ -30,7 +30,7 @@ DEMO_GAMES = {
     "tongits": 300,
     "i_doubt_it": 400,
     "contract_rummy": 40,
-    "ginny_o": 200,
+    "ginny_o": 30,
 }
 
 

@@ -28,7 +28,8 @@ Text forms: ``draw stock``, ``take discard``, ``take discard 3``, ``meld 7H 8H J
 (``env.unwrapped.action_to_text`` / ``text_to_action``).
 
 Observation (float32; seat-relative: "relative seat" r = (seat - me) mod n, r = 0 is me;
-n = num_players, M = 3n, D = len(deals)); offsets in order:
+n = num_players, M = 3n, D = len(deals)); slices in order (length 1,691 by default;
+``rummy_env.games.contract_rummy._obs_layout(options)`` gives every offset):
 
 ==================  ==============  ==========================================================
 slice               length          content
@@ -36,8 +37,6 @@ slice               length          content
 hand                53              my card counts (index c = 13*suit + rank-1, 52 = jokers)
 pile_counts         53              counts of every card in the discard pile (public, CR-6)
 pile_top            8 x 53          one-hot of the pile's top 8 cards, top first (deep takes)
-pile_size           1               cards in the pile
-stock_size          1               cards in the stock
 table_cards         53              counts of pieces on the table (natural cards; 52 = jokers)
 table_jokers        52              cards that a swappable joker (in a run) stands for (CR-22)
 melds               M x (54 + n)    per meld slot @k: present, is set, is run, rank one-hot 13
@@ -45,21 +44,23 @@ melds               M x (54 + n)    per meld slot @k: present, is set, is run, r
                                     (run positions 1..14), suits present 4 (sets, dead jokers'
                                     suits included, CR-24), jokers in it, size / 14, owner
                                     (relative seat one-hot n)
+picked_up           n x 53          cards each seat took from the pile and has not played since
+                                    (public knowledge, CR-6; relative seats)
+must_use            53              one-hot of the must-use card (CR-12)
+banned              53              one-hot of the banned text (CR-26)
+deal_index          D               one-hot of the deal being played
+contract            7               one-hot of its contract 1..7 (CR-7)
+phase               4               draw, contract, place, play (all 0 once the match is over)
+pile_size           1               cards in the pile
+stock_size          1               cards in the stock
 down                n               seat is down (relative seats)
 hand_sizes          n               cards in each hand
 scores              n               penalty totals / 100 (CR-31)
 dealer              n               dealer one-hot (relative)
-deal_index          D               one-hot of the deal being played
-contract            7               one-hot of its contract 1..7 (CR-7)
-phase               4               draw, contract, place, play (all 0 once the match is over)
-must_use            53              one-hot of the must-use card (CR-12)
-banned              53              one-hot of the banned text (CR-26)
 contract_laid       2               sets and runs of the contract laid this turn (CR-15)
 flags               3               freed joker in hand (CR-23), went down this turn (CR-22),
                                     my turn
 turns               1               turns completed this deal / max_turns_per_deal (CR-33)
-picked_up           n x 53          cards each seat took from the pile and has not played since
-                                    (public knowledge, CR-6; relative seats)
 ==================  ==============  ==========================================================
 
 Rewards (CR-30, CR-31): ``"points"``: on the step that ends a deal every seat gets minus its

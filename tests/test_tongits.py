@@ -10,11 +10,10 @@ import numpy as np
 import pytest
 
 from rummy_env import tongits_v0
-from rummy_env.base import wrap
 from rummy_env.cards import CARD_TEXT, POINTS, RANK_OF, SUIT_OF, cards_of, parse_card
 from rummy_env.games.tongits import NUM_ACTIONS, OBS_SIZE, TongitsGame, least_deadwood
 from rummy_env.melds import classify, standard_catalogue
-from tests.harness import (check_hidden_information, play_random_games, random_legal_action,
+from tests.harness import (check_hidden_information, check_roundtrips, play_random_games, random_legal_action,
                            run_pettingzoo_tests)
 
 CATALOGUE = standard_catalogue(ace_high=False)
@@ -350,17 +349,8 @@ def test_scenario_17_deal_checks():
 
 
 # ---- PettingZoo API -----------------------------------------------------------------------
-class _ApiTestEnv(tongits_v0.raw_env):
-    """PettingZoo's api_test calls ``reset(options={"options": 1})``, which base.py refuses;
-    this shim drops option keys other than ``deal`` (reported to the lead; remove once base.py
-    accepts them)."""
-
-    def reset(self, seed=None, options=None):
-        super().reset(seed=seed, options={k: v for k, v in (options or {}).items() if k == "deal"} or None)
-
-
 def test_pettingzoo_api():
-    run_pettingzoo_tests(lambda: wrap(_ApiTestEnv(hands_per_match=2)), num_cycles=200)
+    run_pettingzoo_tests(lambda: tongits_v0.env(hands_per_match=2), num_cycles=200)
 
 
 # ---- independent reference -----------------------------------------------------------------
@@ -513,44 +503,18 @@ def test_hidden_information():
 
 
 # ---- round trips, text, options ---------------------------------------------------------------
-def _check_roundtrips(raw_env_fn, seed, steps_before=60, steps_after=300):
-    """harness.check_roundtrips, but each copy's mask is compared with the original's before either
-    steps (the harness compares the copy's mask before its step with the original's after it;
-    reported to the lead)."""
-    env = raw_env_fn()
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    game = env.game
-    for _ in range(steps_before):
-        if game.done:
-            break
-        game.step(random_legal_action(game.legal_mask(), rng))
-    copies = [game.clone(), TongitsGame.from_dict(json.loads(json.dumps(game.to_dict()))),
-              pickle.loads(pickle.dumps(game))]
-    for _ in range(steps_after):
-        if game.done:
-            break
-        for copy in copies:
-            np.testing.assert_array_equal(copy.legal_mask(), game.legal_mask())
-        action = random_legal_action(game.legal_mask(), rng)
-        expected = game.step(action)
-        for copy in copies:
-            got = copy.step(action)
-            assert (got is None) == (expected is None)
-            if got is not None:
-                np.testing.assert_array_equal(got, expected)
-            for seat in range(3):
-                np.testing.assert_array_equal(copy.observation(seat), game.observation(seat))
-                assert copy.view(seat) == game.view(seat)
-    for copy in copies:
-        assert copy.to_dict() == game.to_dict()
-
-
 def test_roundtrips():
     for seed, opts in ((1, {"hands_per_match": 8}),
                        (2, {"discard_take_must_meld": False, "count_hand_melds": False, "hands_per_match": 8}),
                        (3, {"chip_mode": "pay", "reward_mode": "win_loss", "hands_per_match": 5})):
-        _check_roundtrips(lambda: tongits_v0.raw_env(**opts), seed=seed)
+        check_roundtrips(lambda: tongits_v0.raw_env(**opts), seed=seed, steps_before=60, steps_after=300)
+    env = tongits_v0.raw_env(hands_per_match=8)
+    env.reset(seed=9)
+    rng = np.random.default_rng(9)
+    while not env.game.done:
+        env.game.step(random_legal_action(env.game.legal_mask(), rng))
+        copy = TongitsGame.from_dict(json.loads(json.dumps(env.game.to_dict())))
+        assert all(copy.view(s) == env.game.view(s) for s in range(3))
 
 
 def test_text_roundtrip_all_ids():

@@ -11,6 +11,7 @@ are decided by a depth-first search over the catalogue melds whose natural cards
 """
 from __future__ import annotations
 
+from array import array as _farray
 from dataclasses import dataclass
 
 import numpy as np
@@ -229,9 +230,9 @@ class ContractRummyGame:
         self.deal7_all = options.deal7_all_at_once
         self.all7 = False
         """Contract 7 under ``deal7_all_at_once`` (CR-17) in the deal being played."""
-        self.obs_size = _obs_layout(options)[1]
+        self.layout = _obs_layout(options)
+        self.obs_size = self.layout[1]
         self._mask = None
-        self._obs = {}
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -454,7 +455,6 @@ class ContractRummyGame:
 
     def _touch(self) -> None:
         self._mask = None
-        self._obs = {}
 
     # ------------------------------------------------------------------ search (CR-16, CR-28)
     @staticmethod
@@ -1113,10 +1113,7 @@ class ContractRummyGame:
     # ------------------------------------------------------------------ observation / view
     def observation(self, seat: int) -> np.ndarray:
         """float32 vector (layout in ``contract_rummy_v0``) of what ``seat`` may know."""
-        got = self._obs.get(seat)
-        if got is None:
-            got = self._obs[seat] = _observe(self, seat)
-        return got.copy()
+        return _observe(self, seat)
 
     def view(self, seat: int) -> dict:
         n = self.num_players
@@ -1271,11 +1268,11 @@ def _obs_layout(opts: Options) -> tuple[dict, int]:
     n = opts.num_players
     M = 3 * n
     sizes = [
-        ("hand", 53), ("pile_counts", 53), ("pile_top", TOP_CARDS * 53), ("pile_size", 1),
-        ("stock_size", 1), ("table_cards", 53), ("table_jokers", 52),
-        ("melds", M * (_SLOT + n)), ("down", n), ("hand_sizes", n), ("scores", n), ("dealer", n),
-        ("deal_index", len(opts.deals)), ("contract", 7), ("phase", 4), ("must_use", 53), ("banned", 53),
-        ("contract_laid", 2), ("flags", 3), ("turns", 1), ("picked_up", n * 53),
+        ("hand", 53), ("pile_counts", 53), ("pile_top", TOP_CARDS * 53), ("table_cards", 53),
+        ("table_jokers", 52), ("melds", M * (_SLOT + n)), ("picked_up", n * 53), ("must_use", 53),
+        ("banned", 53), ("deal_index", len(opts.deals)), ("contract", 7), ("phase", 4),
+        ("pile_size", 1), ("stock_size", 1), ("down", n), ("hand_sizes", n), ("scores", n), ("dealer", n),
+        ("contract_laid", 2), ("flags", 3), ("turns", 1),
     ]
     off = {}
     o = 0
@@ -1288,15 +1285,10 @@ def _obs_layout(opts: Options) -> tuple[dict, int]:
 _SLOT = 1 + 2 + 13 + 4 + 14 + 14 + 4 + 1 + 1
 """Per meld slot before the owner one-hot: present, set/run, rank (sets), suit (runs), lo and hi
 one-hot (runs, positions 1..14), suits present (sets), jokers, size/14."""
-_LAYOUTS: dict = {}
 
 
 def _observe(g: ContractRummyGame, seat: int) -> np.ndarray:
-    key = g.opts
-    lay = _LAYOUTS.get(key)
-    if lay is None:
-        lay = _LAYOUTS[key] = _obs_layout(key)
-    off, size = lay
+    off, size = g.layout
     n = g.num_players
     o = np.zeros(size, dtype=np.float32)
     b = off["hand"]
@@ -1318,18 +1310,8 @@ def _observe(g: ContractRummyGame, seat: int) -> np.ndarray:
     pile = g.pile
     for i, c in enumerate(pile[-1:-TOP_CARDS - 1:-1]):
         o[b + 53 * i + c] = 1.0
-    b = off["pile_size"]
-    o[b:b + 2] = (len(pile), len(g.stock))
     for k, m in enumerate(g.melds):
         o[mb + slot * k + _SLOT + (m[2] - seat) % n] = 1.0
-    # down, hand_sizes, scores, dealer, deal_index, contract, phase: one contiguous block
-    down = [1.0 if x else 0.0 for x in g.down]
-    dealer = [0.0] * n
-    dealer[g.dealer] = 1.0
-    block = (down[seat:] + down[:seat] + g.hsize[seat:] + g.hsize[:seat]
-             + [x / 100.0 for x in g.scores[seat:] + g.scores[:seat]] + dealer[seat:] + dealer[:seat])
-    b = off["down"]
-    o[b:b + 4 * n] = block
     o[off["deal_index"] + g.deal_idx] = 1.0
     o[off["contract"] + g.contract - 1] = 1.0
     if not g.done:
@@ -1338,8 +1320,14 @@ def _observe(g: ContractRummyGame, seat: int) -> np.ndarray:
         o[off["must_use"] + g.must] = 1.0
     if g.banned >= 0:
         o[off["banned"] + g.banned] = 1.0
+    # pile_size .. turns: one contiguous block
+    down = [1.0 if x else 0.0 for x in g.down]
+    dealer = [0.0] * n
+    dealer[g.dealer] = 1.0
     nsets = sum(1 for k in g.laid if g.melds[k][1].kind == ml.SET) if g.laid else 0
-    b = off["contract_laid"]
-    o[b:b + 6] = (nsets, len(g.laid) - nsets, g.freed, g.went_down, seat == g.current_player and not g.done,
-                  g.turns / g.opts.max_turns_per_deal)
+    b = off["pile_size"]
+    o[b:] = np.frombuffer(_farray("f", [len(pile), len(g.stock)] + down[seat:] + down[:seat] + g.hsize[seat:] + g.hsize[:seat]
+             + [x / 100.0 for x in g.scores[seat:] + g.scores[:seat]] + dealer[seat:] + dealer[:seat]
+             + [nsets, len(g.laid) - nsets, g.freed, g.went_down, seat == g.current_player and not g.done,
+                g.turns / g.opts.max_turns_per_deal]), dtype=np.float32)
     return o

@@ -375,6 +375,7 @@ class IDoubtItGame:
             v[_known0(n) + 13 * s:_known0(n) + 13 * s + 13] = self.known[s]
             v[_hand0(n) + 13 * s:_hand0(n) + 13 * s + 13] = self.hand_ranks[s]
             v[_own0(n) + 13 * s:_own0(n) + 13 * s + 13] = self.own_pile[s]
+        self._mv = memoryview(v)   # fast element writes for step (float32 buffer of v)
         self._mask = None
 
     # ---------------------------------------------------------------------------------------
@@ -435,15 +436,17 @@ class IDoubtItGame:
             return self._play(action)
         s = self.current_player
         n = self.num_players
-        v = self._vec
+        v = self._mv
         if action == DOUBT:
-            self.stats[s][ST_DOUBTS] += 1
-            v[_sc(n, F_DOUBTS, s)] += 1
+            st = self.stats[s]
+            st[ST_DOUBTS] += 1
+            v[NG + F_DOUBTS * n + s] = st[ST_DOUBTS]
             self.events.append(("doubt", s))
             return self._resolve(s)
-        self.stats[s][ST_PASSES] += 1
-        v[_sc(n, F_PASSES, s)] += 1
-        v[_sc(n, F_PASSED, s)] = 1
+        st = self.stats[s]
+        st[ST_PASSES] += 1
+        v[NG + F_PASSES * n + s] = st[ST_PASSES]
+        v[NG + F_PASSED * n + s] = 1.0
         self.events.append(("pass", s))
         self.window_pos += 1
         if self.window_pos == len(self.window):
@@ -452,10 +455,10 @@ class IDoubtItGame:
         return None
 
     def _set_to_act(self, s: int) -> None:
-        v = self._vec
+        v = self._mv
         base = NG + F_TO_ACT * self.num_players
-        v[base + self.current_player] = 0
-        v[base + s] = 1
+        v[base + self.current_player] = 0.0
+        v[base + s] = 1.0
         self.current_player = s
 
     def _next_in_game(self, s: int) -> int:
@@ -474,7 +477,7 @@ class IDoubtItGame:
         hc = self.hand_cards[p]
         hr = self.hand_ranks[p]
         own = self.own_pile[p]
-        v = self._vec
+        v = self._mv
         h0 = NG + (NF + 13) * n + 13 * p
         o0 = NG + (NF + 26) * n + 13 * p
         pile = self.pile
@@ -495,8 +498,8 @@ class IDoubtItGame:
         claim = self.rank
         nr = claim - 1 if claim else 12
         self.rank = nr
-        v[G_RANK + claim] = 0
-        v[G_RANK + nr] = 1
+        v[G_RANK + claim] = 0.0
+        v[G_RANK + nr] = 1.0
         self.plays_made += 1
         v[G_PLAYS] = self.plays_made
         v[G_LEFT] = self._max_plays - self.plays_made
@@ -533,11 +536,11 @@ class IDoubtItGame:
         self.window = [t for t in self._order[p] if not out[t]] if self.out_order else list(self._order[p])
         self.window_pos = 0
         self.phase = DOUBT_PHASE
-        v[G_PHASE + PLAY_PHASE] = 0
-        v[G_PHASE + DOUBT_PHASE] = 1
+        v[G_PHASE + PLAY_PHASE] = 0.0
+        v[G_PHASE + DOUBT_PHASE] = 1.0
         v[G_CLAIM_N] = k
-        v[G_CLAIM_R + claim] = 1
-        v[NG + F_PENDING * n + p] = 1
+        v[G_CLAIM_R + claim] = 1.0
+        v[NG + F_PENDING * n + p] = 1.0
         self._set_to_act(self.window[0])
         self._mask = self._doubt_mask
         return None
@@ -548,16 +551,16 @@ class IDoubtItGame:
         k = self.pending_k
         claim = self.claim_rank
         n = self.num_players
-        v = self._vec
+        v = self._mv
         if self.phase == DOUBT_PHASE:
             pb = NG + F_PASSED * n
             for s in self.window[:self.window_pos]:
-                v[pb + s] = 0
-            v[G_CLAIM_N] = 0
-            v[G_CLAIM_R + claim] = 0
-            v[NG + F_PENDING * n + p] = 0
-            v[G_PHASE + DOUBT_PHASE] = 0
-            v[G_PHASE + PLAY_PHASE] = 1
+                v[pb + s] = 0.0
+            v[G_CLAIM_N] = 0.0
+            v[G_CLAIM_R + claim] = 0.0
+            v[NG + F_PENDING * n + p] = 0.0
+            v[G_PHASE + DOUBT_PHASE] = 0.0
+            v[G_PHASE + PLAY_PHASE] = 1.0
             self.phase = PLAY_PHASE
         taker = -1
         if doubter is not None:
@@ -572,18 +575,18 @@ class IDoubtItGame:
             lr = self.last_reveal
             if lr is not None:
                 for c in lr[1]:
-                    v[G_REV + c % 13] = 0
-                v[NG + F_REV_PLAYER * n + lr[0]] = 0
-                v[NG + F_REV_TAKER * n + lr[3]] = 0
+                    v[G_REV + c % 13] = 0.0
+                v[NG + F_REV_PLAYER * n + lr[0]] = 0.0
+                v[NG + F_REV_TAKER * n + lr[3]] = 0.0
             rv = [0] * 13
             for c in cards:
                 r = c % 13
                 rv[r] += 1
                 v[G_REV + r] = rv[r]
-            v[G_REV_TRUE] = truthful
-            v[G_REV_FALSE] = not truthful
-            v[NG + F_REV_PLAYER * n + p] = 1
-            v[NG + F_REV_TAKER * n + taker] = 1
+            v[G_REV_TRUE] = 1.0 if truthful else 0.0
+            v[G_REV_FALSE] = 0.0 if truthful else 1.0
+            v[NG + F_REV_PLAYER * n + p] = 1.0
+            v[NG + F_REV_TAKER * n + taker] = 1.0
             self.last_reveal = [p, cards, truthful, taker]
             self.events.append(("reveal", p, tuple(cards), truthful))
             kb = self.pending_known
@@ -616,7 +619,7 @@ class IDoubtItGame:
             self.out_order.append(p)
             place = len(self.out_order)
             self.places[p] = place
-            v[NG + F_OUT * n + p] = 1
+            v[NG + F_OUT * n + p] = 1.0
             v[NG + F_PLACE * n + p] = place
             self.events.append(("out", p, place))
             if not self.options.play_to_end or place == n - 1:
@@ -633,7 +636,7 @@ class IDoubtItGame:
         """Seat ``t`` takes the whole pile into hand; ``revealed``: the shown cards it publicly
         gets (None for a misclaim, DI-13, where nothing is shown)."""
         n = self.num_players
-        v = self._vec
+        v = self._mv
         hc = self.hand_cards[t]
         hr = self.hand_ranks[t]
         h0 = NG + (NF + 13) * n + 13 * t
@@ -647,14 +650,14 @@ class IDoubtItGame:
             v[h0 + r] = hr[r]
             if s >= 0:
                 own_pile[s][r] = 0
-                v[o0 + 13 * s + r] = 0
+                v[o0 + 13 * s + r] = 0.0
         cnt = len(pile)
         size = self.hand_size[t] + cnt
         self.hand_size[t] = size
         v[NG + F_SIZE * n + t] = size
         pile.clear()
         self.pile_owner.clear()
-        v[G_PILE] = 0
+        v[G_PILE] = 0.0
         st = self.stats[t]
         st[ST_PICKUPS] += 1
         st[ST_PICKED] += cnt
@@ -675,7 +678,7 @@ class IDoubtItGame:
         """DI-12, DI-13: cards go down and the whole pile comes back; no window; a play."""
         p = self.current_player
         n = self.num_players
-        v = self._vec
+        v = self._mv
         taken = len(self.pile)
         self.events.append(("misclaim", p, taken))
         st = self.stats[p]
@@ -686,8 +689,8 @@ class IDoubtItGame:
         claim = self.rank
         nr = claim - 1 if claim else 12
         self.rank = nr
-        v[G_RANK + claim] = 0
-        v[G_RANK + nr] = 1
+        v[G_RANK + claim] = 0.0
+        v[G_RANK + nr] = 1.0
         self.plays_made += 1
         v[G_PLAYS] = self.plays_made
         v[G_LEFT] = self._max_plays - self.plays_made

@@ -592,6 +592,8 @@ class TongitsGame:
         return ids
 
     def legal_mask(self) -> np.ndarray:
+        """int8 mask of the legal actions of ``current_player``, cached until the next step.
+        Draw- and response-phase masks are shared read-only arrays: copy before changing one."""
         m = self._mask
         if m is not None:
             return m
