@@ -342,11 +342,14 @@ def plot_win_shares(summary: list[dict], title: str, path: str | os.PathLike) ->
     ax.bar(x, share, color="#4C72B0", width=0.6)
     ax.errorbar(x, share, yerr=[share - lo, hi - share], fmt="none", ecolor="black", capsize=5)
     ax.axhline(summary[0]["equal_share"], color="gray", linestyle="--", linewidth=1, label="equal strength")
+    for xi, value, top in zip(x, share, hi):
+        ax.annotate(f"{value:.3f}", (xi, top), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=8)
     ax.set_xticks(x, [s["agent"] for s in summary])
     ax.set_ylabel("win share per seat (95% CI)")
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 1.22)
+    ax.set_yticks(np.linspace(0, 1, 6))
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="upper center", ncol=1, frameon=False)
     fig.tight_layout()
     return io.save_figure(path, fig)
 
@@ -462,7 +465,8 @@ def write_results(results: dict, out: Path) -> None:
             "rating_ordinal": s["rating_ordinal"],
         })
     io.write_csv(out / "results.csv", rows, CSV_FIELDS)
-    title = (f"{results['env']} {results['options'] or ''}: {results['games']} games "
+    options = f" {json.dumps(results['options'])}" if results["options"] else ""
+    title = (f"{results['env']}{options}\n{results['games']} games "
              f"({results['deals']} deal seeds x {len(results['seatings'])} seatings)")
     plot_win_shares(results["summary"], title, out / "win_shares.png")
 

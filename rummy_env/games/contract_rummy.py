@@ -11,7 +11,6 @@ are decided by a depth-first search over the catalogue melds whose natural cards
 """
 from __future__ import annotations
 
-from array import array as _farray
 from dataclasses import dataclass
 
 import numpy as np
@@ -1326,8 +1325,8 @@ def _observe(g: ContractRummyGame, seat: int) -> np.ndarray:
     dealer[g.dealer] = 1.0
     nsets = sum(1 for k in g.laid if g.melds[k][1].kind == ml.SET) if g.laid else 0
     b = off["pile_size"]
-    o[b:] = np.frombuffer(_farray("f", [len(pile), len(g.stock)] + down[seat:] + down[:seat] + g.hsize[seat:] + g.hsize[:seat]
+    o[b:] = np.fromiter([len(pile), len(g.stock)] + down[seat:] + down[:seat] + g.hsize[seat:] + g.hsize[:seat]
              + [x / 100.0 for x in g.scores[seat:] + g.scores[:seat]] + dealer[seat:] + dealer[:seat]
              + [nsets, len(g.laid) - nsets, g.freed, g.went_down, seat == g.current_player and not g.done,
-                g.turns / g.opts.max_turns_per_deal]), dtype=np.float32)
+                g.turns / g.opts.max_turns_per_deal], np.float32, size - b)
     return o

@@ -106,6 +106,9 @@ def _bits(plays_ok: np.ndarray) -> int:
 
 _TABLES: dict[int, PlayTable] = {}
 _GATHERS: dict[int, np.ndarray] = {}
+_MASK_CACHES: dict[tuple[int, bool], dict[tuple[int, ...], np.ndarray]] = {}
+MASK_CACHE_BYTES = 16 << 20
+"""Play-phase masks are cached by hand (13 rank counts) per layout, up to about this many bytes."""
 
 
 def play_table(m: int) -> PlayTable:
@@ -225,7 +228,10 @@ class IDoubtItGame:
         self._misclaim_bit = (1 << self.misclaim_action) if options.wrong_rank_claims else 0
         self._doubt_mask = np.zeros(self.num_actions, dtype=np.int8)
         self._doubt_mask[DOUBT] = self._doubt_mask[PASS] = 1
+        self._doubt_mask.flags.writeable = False
         self._gather = gather_index(n)
+        self._mask_cache = _MASK_CACHES.setdefault((self._m, options.wrong_rank_claims), {})
+        self._mask_cache_max = max(16, MASK_CACHE_BYTES // self.num_actions)
         self._order = [tuple((s + i) % n for i in range(1, n)) for s in range(n)]
         self._mask: np.ndarray | None = None
         self._max_plays = options.max_plays
@@ -381,9 +387,10 @@ class IDoubtItGame:
     # ---------------------------------------------------------------------------------------
     # legality
     def legal_mask(self) -> np.ndarray:
-        """int8 mask for ``current_player`` (cached until the next step). Play phase: every
-        multiset of held ranks of 1..max_cards_per_play cards (DI-6..DI-8), ``misclaim`` when
-        enabled (DI-13); doubt phase: ``doubt`` and ``pass`` (DI-19)."""
+        """Read-only int8 mask for ``current_player`` (cached). Play phase: every multiset of
+        held ranks of 1..max_cards_per_play cards (DI-6..DI-8), ``misclaim`` when enabled
+        (DI-13); doubt phase: ``doubt`` and ``pass`` (DI-19). Play masks are an AND over the 13
+        ranks of precomputed bit sets, kept per hand in a bounded module-level cache."""
         mask = self._mask
         if mask is None:
             if self.done:
@@ -391,15 +398,23 @@ class IDoubtItGame:
             elif self.phase == DOUBT_PHASE:
                 mask = self._doubt_mask
             else:
-                bits = self._table.play_bits
-                m = self._m
-                ok = self._table.ok
-                for r, c in enumerate(self.hand_ranks[self.current_player]):
-                    if c < m:
-                        bits &= ok[r][c]
-                bits |= self._misclaim_bit
-                mask = np.unpackbits(np.frombuffer(bits.to_bytes(self._nbytes, "little"), dtype=np.uint8),
-                                     count=self.num_actions, bitorder="little").view(np.int8)
+                hand = self.hand_ranks[self.current_player]
+                key = tuple(hand)
+                mask = self._mask_cache.get(key)
+                if mask is None:
+                    bits = self._table.play_bits
+                    m = self._m
+                    ok = self._table.ok
+                    for r, c in enumerate(hand):
+                        if c < m:
+                            bits &= ok[r][c]
+                    bits |= self._misclaim_bit
+                    mask = np.unpackbits(np.frombuffer(bits.to_bytes(self._nbytes, "little"), dtype=np.uint8),
+                                         count=self.num_actions, bitorder="little").view(np.int8)
+                    mask.flags.writeable = False
+                    if len(self._mask_cache) >= self._mask_cache_max:
+                        self._mask_cache.clear()
+                    self._mask_cache[key] = mask
             self._mask = mask
         return mask
 
