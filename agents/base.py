@@ -14,6 +14,8 @@ class Agent:
     """
 
     name = "agent"
+    uses_view = True
+    """False for agents that read only the observation and mask: tournaments then skip the view."""
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         """Called at the start of every episode with the agent's seat and a seed for its own RNG."""
@@ -28,6 +30,7 @@ class RandomAgent(Agent):
     """Uniformly random among the legal actions."""
 
     name = "random"
+    uses_view = False
 
     def __init__(self) -> None:
         self.reset(0, None)

@@ -79,9 +79,7 @@ def make_agent(spec: str, game: str) -> Agent:
     check_agent_spec(spec, game)
     key = game_key(game)
     if spec == "random":
-        agent = RandomAgent()
-        agent.uses_view = False  # it reads only the mask: tournaments skip building the view
-        return agent
+        return RandomAgent()
     if spec == "heuristic":
         return heuristic_class(key)()
     from .ppo_agent import load_ppo_agent

@@ -218,7 +218,7 @@ def bootstrap_ratio_ci(numer: np.ndarray, denom: np.ndarray, resamples: int = BO
     """Percentile bootstrap CI of ``sum(numer) / sum(denom)`` resampling clusters (deal seeds).
 
     ``numer[d]`` and ``denom[d]`` are one cluster's totals (e.g. win credit and seats played on deal
-    seed d). Resampling is done with multinomial cluster weights in batches to bound memory.
+    seed d). Resamples are drawn in batches to bound memory.
     """
     numer = np.asarray(numer, dtype=np.float64)
     denom = np.asarray(denom, dtype=np.float64)
@@ -228,14 +228,12 @@ def bootstrap_ratio_ci(numer: np.ndarray, denom: np.ndarray, resamples: int = BO
     rng = np.random.default_rng(seed)
     batch = max(1, 4_000_000 // n)
     stats = []
-    p = np.full(n, 1.0 / n)
     done = 0
     while done < resamples:
         m = min(batch, resamples - done)
-        w = rng.multinomial(n, p, size=m).astype(np.float64)
-        den = w @ denom
+        idx = rng.integers(0, n, size=(m, n))
         with np.errstate(invalid="ignore", divide="ignore"):
-            stats.append((w @ numer) / den)
+            stats.append(numer[idx].sum(axis=1) / denom[idx].sum(axis=1))
         done += m
     values = np.concatenate(stats)
     values = values[np.isfinite(values)]
@@ -312,7 +310,7 @@ def format_table(summary: list[dict], with_game: bool = False) -> str:
     """A fixed-width text table of ``summarize`` rows (one line per agent); ``with_game`` adds a
     first column from each row's ``"game"``."""
     head = (["game"] if with_game else []) + ["agent", "seat-games", "mean reward [95% CI]",
-                                               "win share [95% CI]", "rating mu±sigma"]
+                                               "win share [95% CI]", "equal", "rating mu±sigma"]
     rows = []
     for s in summary:
         lo, hi = s["mean_reward_ci"]
@@ -320,7 +318,7 @@ def format_table(summary: list[dict], with_game: bool = False) -> str:
         rows.append(([s["game"]] if with_game else []) + [
             s["agent"], str(s["seat_games"]),
             f"{s['mean_reward']:.3g} [{lo:.3g}, {hi:.3g}]",
-            f"{s['win_share']:.3f} [{wlo:.3f}, {whi:.3f}]",
+            f"{s['win_share']:.3f} [{wlo:.3f}, {whi:.3f}]", f"{s['equal_share']:.3f}",
             f"{s['rating_mu']:.1f}±{s['rating_sigma']:.1f}",
         ])
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]

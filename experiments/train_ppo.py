@@ -31,6 +31,9 @@ What it does
   ``eval.csv`` are rewritten from the checkpoint's rows, so no row is lost or repeated). ``--no-resume``
   starts over.
 
+``--benchmark SECONDS`` times self-play instead (every seat by the untrained policy, batched):
+env steps per second including policy inference.
+
 Seeding: ``--seed`` seeds torch, the games (one generator each, spawned from the seed), episode
 set-up (seats, opponents) and minibatch order, so two runs with the same arguments give the same
 parameters (on one thread: ``--torch-threads 1``, the default).
@@ -53,7 +56,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo_agent import CHECKPOINT_FORMAT, PolicyNet, masked_distribution
+from agents.ppo_agent import CHECKPOINT_FORMAT, PolicyNet, masked_distribution, policy_from_checkpoint
 from agents.registry import make_agent
 from rummy_env.registry import game_module
 from rummy_env.vector import VectorGames
@@ -88,6 +91,8 @@ class Args:
     target_kl: float = 0.0
     """stop an update's epochs early above this approximate KL (0: never)"""
     hidden: str = "256,256"
+    init_from: str = ""
+    """start from the network of this checkpoint or policy file (same game and sizes)"""
     seat: str = "random"
     """learner seat: an int or 'random' (per episode)"""
     opponents: str = "pool:1,heuristic:1,random:1"
@@ -102,6 +107,8 @@ class Args:
     torch_threads: int = 1
     resume: bool = True
     progress: bool = True
+    benchmark: float = 0.0
+    """instead of training: time self-play (every seat by the untrained policy) for this many seconds"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -391,6 +398,11 @@ class Trainer:
         vg = self.arena.vg
         self.net = PolicyNet(vg.obs_size, vg.num_actions, tuple(int(h) for h in args.hidden.split(",") if h),
                              board_shape=board, board_offset=getattr(module, "OBS_BOARD_OFFSET", 0))
+        if args.init_from:
+            start = policy_from_checkpoint(torch.load(args.init_from, map_location="cpu", weights_only=True))
+            if start.config != self.net.config:
+                raise ValueError(f"--init-from {args.init_from}: network {start.config} does not match {self.net.config}")
+            self.net.load_state_dict(start.state_dict())
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool = [copy.deepcopy(self.net.state_dict())]
         self.pool_nets = [self._frozen(self.pool[0])]
@@ -594,8 +606,37 @@ def train(args: Args) -> Trainer:
     return trainer
 
 
+def benchmark_selfplay(args: Args) -> dict:
+    """Self-play rollout throughput: every seat of ``num_envs`` games played by one untrained policy
+    (batched inference on the CPU), env steps per second over ``args.benchmark`` seconds."""
+    torch.set_num_threads(args.torch_threads)
+    torch.manual_seed(args.seed)
+    module = game_module(args.game)
+    vg = VectorGames(args.game, args.num_envs, args.seed, **parse_env_options(args.opt))
+    net = PolicyNet(vg.obs_size, vg.num_actions, tuple(int(h) for h in args.hidden.split(",") if h),
+                    board_shape=getattr(module, "OBS_BOARD_SHAPE", None),
+                    board_offset=getattr(module, "OBS_BOARD_OFFSET", 0))
+    generator = torch.Generator().manual_seed(args.seed)
+    policy_s, steps, episodes = 0.0, 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < args.benchmark:
+        obs, mask, _ = vg.observe()
+        t = time.perf_counter()
+        actions = net.act(obs, mask, generator=generator)
+        policy_s += time.perf_counter() - t
+        episodes += int(vg.step(actions).done.sum())
+        steps += vg.num_envs
+    seconds = time.perf_counter() - start
+    return {"game": args.game, "num_envs": vg.num_envs, "obs_size": vg.obs_size, "num_actions": vg.num_actions,
+            "steps_per_s": round(steps / seconds), "policy_share": round(policy_s / seconds, 2),
+            "episodes": episodes, "steps": steps}
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    if args.benchmark:
+        print(benchmark_selfplay(args))
+        return
     trainer = train(args)
     for row in trainer.eval_rows[-len(trainer.eval_specs):]:
         print(f"update {row['update']} step {row['global_step']}: greedy win share vs {row['opponent']} "

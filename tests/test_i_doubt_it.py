@@ -2,6 +2,7 @@
 games against an independent legality reference, hidden information, round trips, texts."""
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 from collections import Counter
@@ -11,7 +12,7 @@ import pytest
 
 from rummy_env import i_doubt_it_v0
 from rummy_env.base import wrap
-from rummy_env.cards import CARD_TEXT, RANKS, parse_card
+from rummy_env.cards import CARD_TEXT, RANKS
 from rummy_env.games.i_doubt_it import IDoubtItGame, Options, num_plays
 from tests.harness import check_hidden_information, play_random_games, random_legal_action, run_pettingzoo_tests
 
@@ -426,14 +427,9 @@ class RandomDealEnv(i_doubt_it_v0.raw_env):
             deal = {"hands": hands, "discard": discard, "rank": RANKS[rank], "to_play": to_play}
         game = super()._new_game(rng, deal)
         game._initial_total = [0] * 52
-        for c in itertools_chain(game.pile, *([c for c in range(52) for _ in range(h[c])] for h in game.hand_cards)):
+        for c in itertools.chain(game.pile, *([c for c in range(52) for _ in range(h[c])] for h in game.hand_cards)):
             game._initial_total[c] += 1
         return game
-
-
-def itertools_chain(*its):
-    for it in its:
-        yield from it
 
 
 def random_options(rng: np.random.Generator, big: bool = False) -> dict:

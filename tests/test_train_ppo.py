@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TINY = ["--game", "rummy", "--opt", "reward_mode=zero_sum", "--opt", "max_rounds=1", "--opt", "max_turns=16",
         "--num-envs", "4", "--num-steps", "16", "--hidden", "32", "--update-epochs", "2",
         "--num-minibatches", "2", "--snapshot-every", "2", "--pool-size", "2", "--eval-every", "2",
-        "--eval-episodes", "4", "--opponents", "pool:1,random:1", "--no-progress"]
+        "--eval-episodes", "4", "--eval-opponents", "random", "--opponents", "pool:1,random:1", "--no-progress"]
 UNTIMED = ("sps", "time_s")
 
 

@@ -541,42 +541,82 @@ class ContractRummyGame:
         shapes = [m[1] for m in self.melds] + [self.cat.shape[i] for i in new]
         return _lay_all(shapes, banned, total)
 
-    def _complete(self, cnt: list, pm: int, total: int, a: int, b: int, runs: list, new: list, lo: int,
-                  banned: int) -> bool:
+    def _complete(self, cnt: list, pm: int, total: int, a: int, b: int, runs: list, new: list,
+                  banned: int, memo: dict) -> bool:
         """Can ``a`` more sets and ``b`` more runs be laid from ``cnt`` (CR-9, CR-16, CR-17,
-        CR-28)? Melds are chosen sets first, then runs, in nondecreasing catalogue order."""
+        CR-28)? Sets are chosen first, then runs; ``memo`` keeps the answer per remaining state
+        (cards, melds still needed, the contract's runs; the new melds where the leaf needs them)."""
+        if self.all7:
+            return self._cover7(cnt, pm, total, b, runs, banned, True, memo)
         if a == 0 and b == 0:
             return self._leaf(cnt, total, new, banned)
+        key = (bytes(cnt), a, b, tuple(sorted(runs)), tuple(sorted(new)) if banned >= 0 else None)
+        got = memo.get(key)
+        if got is not None:
+            return got
         cat = self.cat
-        cands = self._cands(cnt, pm, a > 0, a == 0)
-        if a == 0 and self.all7 and (total > 14 * b + 1 or not self._cover_ok(cands, pm)):
-            return False
-        for i in cands:
-            if i < lo:
-                continue
+        ok = False
+        for i in self._cands(cnt, pm, a > 0, a == 0):
             if a == 0 and not self._runs_ok(i, runs):
                 continue
             pm2 = self._take(cnt, pm, i)
             new.append(i)
             if a:
-                ok = self._complete(cnt, pm2, total - cat.length[i], a - 1, b, runs, new, i, banned)
+                ok = self._complete(cnt, pm2, total - cat.length[i], a - 1, b, runs, new, banned, memo)
             else:
-                ok = self._complete(cnt, pm2, total - cat.length[i], 0, b - 1, runs + [cat.run_key[i]], new, i,
-                                    banned)
+                ok = self._complete(cnt, pm2, total - cat.length[i], 0, b - 1, runs + [cat.run_key[i]], new,
+                                    banned, memo)
             new.pop()
             self._put(cnt, i)
             if ok:
-                return True
-        return False
+                break
+        memo[key] = ok
+        return ok
+
+    def _cover7(self, cnt: list, pm: int, total: int, b: int, runs: list, banned: int, spare: bool,
+                memo: dict) -> bool:
+        """CR-17: can ``b`` runs take every card left but, if ``spare``, one discardable card?
+        Exact cover: the lowest natural card left is in the next run or is the spare card."""
+        if b == 0:
+            return total == 0 or (spare and total == 1 and (banned < 0 or cnt[banned] == 0))
+        if not pm or total > 14 * b + spare:
+            return False
+        key = (bytes(cnt), b, tuple(sorted(runs)), spare)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        cat = self.cat
+        c = (pm & -pm).bit_length() - 1
+        ok = False
+        for i in self._cands(cnt, pm, False, True):
+            if c not in cat.nat[i] or not self._runs_ok(i, runs):
+                continue
+            pm2 = self._take(cnt, pm, i)
+            ok = self._cover7(cnt, pm2, total - cat.length[i], b - 1, runs + [cat.run_key[i]], banned, spare, memo)
+            self._put(cnt, i)
+            if ok:
+                break
+        if not ok and spare and c != banned:
+            cnt[c] -= 1
+            ok = self._cover7(cnt, pm if cnt[c] else pm & ~BIT[c], total - 1, b, runs, banned, False, memo)
+            cnt[c] += 1
+        memo[key] = ok
+        return ok
 
     def _has(self, i: int, must: int) -> bool:
         """Whether catalogue meld ``i`` puts a card of the must-use text on the table (CR-12)."""
         return must in self.cat.nat[i] if must < JOKER else self.cat.njk[i] > 0
 
     def _first(self, cnt: list, pm: int, total: int, a: int, b: int, runs: list, must: int, banned: int,
-               only: bool, new: list) -> list:
+               only: bool, new: list, memo: dict | None = None) -> list:
         """The melds ``i`` that can be laid next with the rest of the contract still layable after
-        them (with the ``must`` card in one of the melds, CR-12). ``only``: stop at the first."""
+        them (with the ``must`` card in one of the melds, CR-12). ``only``: stop at the first.
+
+        Candidates differing only in joker places leave the same cards: a relaxed search (without
+        their own CR-9 extent and with the banned card ignored, so it finds a superset) is run once
+        per remainder (``memo``), and the exact one only where the relaxed one succeeds."""
+        if memo is None:
+            memo = {}
         cat = self.cat
         if self.all7:
             j = cnt[52] if cnt[52] < self.J else self.J
@@ -599,13 +639,22 @@ class ContractRummyGame:
             if m2 >= 0 and only:
                 continue
             pm2 = self._take(cnt, pm, i)
-            new.append(i)
             t2 = total - cat.length[i]
-            if m2 < 0:
-                ok = self._complete(cnt, pm2, t2, na, nb, nruns, new, 0, banned)
-            else:
-                ok = bool(self._first(cnt, pm2, t2, na, nb, nruns, m2, banned, True, new))
-            new.pop()
+            key = (bytes(cnt), na, nb, m2, len(runs))
+            ok = memo.get(key)
+            if ok is None:
+                if m2 < 0:
+                    ok = self._complete(cnt, pm2, t2, na, nb, runs, [], -1, memo)
+                else:
+                    ok = bool(self._first(cnt, pm2, t2, na, nb, runs, m2, -1, True, [], {}))
+                memo[key] = ok
+            if ok and (nruns is not runs or banned >= 0):
+                new.append(i)
+                if m2 < 0:
+                    ok = self._complete(cnt, pm2, t2, na, nb, nruns, new, banned, memo)
+                else:
+                    ok = bool(self._first(cnt, pm2, t2, na, nb, nruns, m2, banned, True, new, {}))
+                new.pop()
             self._put(cnt, i)
             if ok:
                 out.append(i)
@@ -729,11 +778,16 @@ class ContractRummyGame:
                                 out.append(self.A_SWAP + 52 * k + x)
         else:
             out.extend(self.A_MELD + i for i in self._legal_melds())
-        b = self.banned
+        pm = self.pms[seat]
+        if 0 <= self.banned < NUM_CARDS:
+            pm &= ~BIT[self.banned]
         A_DISC = self.A_DISC
-        for c in range(53):
-            if hand[c] and c != b:
-                out.append(A_DISC + c)
+        while pm:
+            low = pm & -pm
+            pm ^= low
+            out.append(A_DISC + low.bit_length() - 1)
+        if hand[JOKER] and self.banned != JOKER:
+            out.append(A_DISC + JOKER)
         return out
 
     def _deep_takes(self, seat: int) -> list:
