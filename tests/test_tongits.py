@@ -589,3 +589,101 @@ def test_rewards_sum_to_chip_changes():
             env.step(None if term or trunc else random_legal_action(obs["action_mask"], rng))
         assert [totals[a] for a in env.possible_agents] == env.unwrapped.game.chips
         assert mode == "bank" or sum(env.unwrapped.game.chips) == 0
+
+
+def _expected_hand_chips(lh, caller, challengers, mode):
+    """TG-21..TG-34 recomputed from the revealed hand (``view()["last_hand"]``, TG-29) and the
+    Draw call and answers seen in the action history: (winner, per-seat chip change)."""
+    hands, melds, how = lh["hands"], lh["melds"], lh["how"]
+    points = [sum(POINTS[parse_card(c)] for c in h) for h in hands]
+    burned = -1
+    if how == "tongits":
+        winners = [s for s in range(3) if not hands[s]]
+        assert len(winners) == 1
+        w = winners[0]
+    elif how == "draw":
+        assert caller >= 0 and not challengers
+        w = caller
+    elif how in ("challenge", "draw_challenged"):
+        assert caller >= 0 and challengers
+        rivals = [(caller + k) % 3 for k in (1, 2) if (caller + k) % 3 in challengers]
+        low = min(points[s] for s in rivals)
+        w = caller if points[caller] < low else next(s for s in rivals if points[s] == low)   # TG-23
+        if w != caller:
+            burned = caller                                                                   # TG-28
+    else:
+        return lh["winner"], None   # TG-24..TG-27 are checked by scenarios 10 and 14
+    assert (how == "challenge") == (w != caller or how == "tongits") or how == "tongits"
+    ranks = [RANK_OF[parse_card(c)] for c in hands[w]]
+    aces = ranks.count(1) + sum(c.startswith("A") for m in melds if m["owner"] == w for c in m["cards"])
+    secrets = sum(m["secret"] for m in melds if m["owner"] == w) + sum(ranks.count(r) == 4 for r in set(ranks))
+    gain = (3 if how in ("tongits", "challenge") else 1) + aces + 3 * secrets
+    delta = [0, 0, 0]
+    if mode == "bank":                                                                        # TG-33, TG-34
+        delta[w] = gain
+        if burned >= 0:
+            delta[burned] = -1
+    else:
+        delta = [gain * 2 if s == w else -gain for s in range(3)]
+        if burned >= 0:
+            delta[burned] -= 1
+            delta[w] += 1
+    return w, delta
+
+
+@pytest.mark.parametrize("mode", ["bank", "pay"])
+def test_every_hand_pays_only_its_winner(mode):
+    """TG-31..TG-34 regression (a tournament report of chips jumping [0, -1, 5] -> [0, 1, 6] in
+    one hand): over whole random matches, the chips, the rendered ``scores`` and the rewards change
+    only when a hand ends, and then exactly by the amounts recomputed from the revealed hands; in
+    bank mode only the winner gains and only a burned caller loses."""
+    rng = np.random.default_rng(7)
+    env = tongits_v0.raw_env(hands_per_match=4, chip_mode=mode)
+    hands_seen = {"tongits": 0, "draw": 0, "challenge": 0, "draw_challenged": 0}
+    for seed in range(12):
+        env.reset(seed=seed)
+        game = env.game
+        caller, challengers = -1, []
+        before, hand_index = list(game.chips), game.hand_index
+        while not game.done:
+            seat = game.current_player
+            scores = env.view(seat)["scores"]
+            a = random_legal_action(game.legal_mask(), rng)
+            text = game.action_to_text(a)
+            if text == "call draw":
+                caller = seat
+            elif text == "challenge":
+                challengers.append(seat)
+            env.step(a)
+            rewards = [env.rewards[n] for n in env.possible_agents]
+            if game.hand_index == hand_index and not game.done:
+                assert game.chips == before == scores and rewards == [0, 0, 0]
+                continue
+            lh = env.view(seat)["last_hand"]
+            w, delta = _expected_hand_chips(lh, caller, challengers, mode)
+            change = [game.chips[s] - before[s] for s in range(3)]
+            assert lh["winner"] == w and lh["chips_change"] == change and rewards == change
+            if delta is not None:
+                hands_seen[lh["how"]] += 1
+                assert change == delta, (seed, hand_index, lh, caller, challengers)
+            if mode == "bank":
+                assert [s for s in range(3) if change[s] > 0] == [w]
+                assert all(change[s] in (0, -1) for s in range(3) if s != w)
+            caller, challengers = -1, []
+            before, hand_index = list(game.chips), game.hand_index
+    assert all(hands_seen.values()), hands_seen
+
+
+def test_two_hands_can_move_two_seats():
+    """Why [0, -1, 5] can become [0, 1, 6] between two renders of one match: it takes two hands,
+    each paying only its own winner (TG-31, TG-33, TG-34)."""
+    melds = [{"owner": 1, "cards": ["AC", "2C", "3C"]}, {"owner": 2, "cards": ["TD", "JD", "QD"]}]
+    hands = [["5H", "9S"], ["4D", "7H"], ["8S", "KH"]]
+    env = make({"dealer": 0, "turn": 1, "hands": hands, "melds": melds, "chips": [0, -1, 5], "hand_index": 1})
+    act(env, "call draw")                       # p0 unqualified: folded; p2 folds
+    act(env, "fold")
+    assert env.game.chips == [0, 1, 5] and env.game.last_hand["chips_change"] == [0, 2, 0]
+    env = make({"dealer": 1, "turn": 2, "hands": hands, "melds": melds, "chips": [0, 1, 5], "hand_index": 2})
+    act(env, "call draw")
+    act(env, "fold")
+    assert env.game.chips == [0, 1, 6] and env.game.done

@@ -130,6 +130,18 @@ class _Catalogue:
             rows[self.shape[i].suit].append((i, ranks, dbl, self.njk[i]))
         self.suit_runs = [tuple(np.array(col, dtype=np.int64) for col in zip(*r)) for r in rows]
         self.run_cache: dict[int, tuple[int, ...]] = {}
+        self.with_cache: dict[int, tuple[int, ...]] = {}
+
+    def runs_with(self, c: int, ranks: int, dbl: int, j: int) -> tuple[int, ...]:
+        """``runs_for`` of card ``c``'s suit, only the runs holding a natural ``c``."""
+        key = (c << 16) | (dbl << 15) | (j << 13) | ranks
+        got = self.with_cache.get(key)
+        if got is None:
+            got = tuple(i for i in self.runs_for(SUIT_OF[c], ranks, dbl, j) if c in self.nat[i])
+            if len(self.with_cache) > 100_000:
+                self.with_cache.clear()
+            self.with_cache[key] = got
+        return got
 
     def runs_for(self, suit: int, ranks: int, dbl: int, j: int) -> tuple[int, ...]:
         key = (suit << 16) | (dbl << 15) | (j << 13) | ranks
@@ -208,6 +220,34 @@ def coverable(pm: int, jokers: int, min_run: int) -> int:
             cov |= w << i
         out |= (((cov & 0x1FFF) | (cov >> 13 & 1)) & x) << (13 * s)
     return out
+
+
+_SEGMENTS: dict = {}
+
+
+def _segments(ranks: int, jokers: int) -> tuple:
+    """(runs needed at least, has a one-card group) for one suit's 13-bit rank mask: groups of
+    cards whose gaps ``jokers`` jokers cannot bridge need separate runs (the ace placed low or
+    high, whichever needs fewer)."""
+    key = (ranks << 2) | jokers
+    got = _SEGMENTS.get(key)
+    if got is None:
+        best = None
+        for high in (False, True):
+            pos = sorted((14 if high and r == 0 else r + 1) for r in range(13) if ranks >> r & 1)
+            groups, single, size, prev = 0, False, 0, None
+            for p in pos:
+                if prev is None or p - prev - 1 > jokers:
+                    single = single or size == 1
+                    groups += 1
+                    size = 0
+                size += 1
+                prev = p
+            single = single or size == 1
+            if best is None or groups < best[0]:
+                best = (groups, single)
+        got = _SEGMENTS[key] = best
+    return got
 
 
 class ContractRummyGame:
@@ -496,6 +536,25 @@ class ContractRummyGame:
                     out.extend(cat.runs_for(s, rk, 1 if cnt[13 * s] >= 2 else 0, j))
         return out
 
+    def _cands_with(self, cnt: list, pm: int, c: int, sets: bool, runs: bool) -> list:
+        """The candidates (:meth:`_cands`) holding a natural ``c`` (``JOKER``: a joker)."""
+        cat = self.cat
+        if c == JOKER:
+            return [i for i in self._cands(cnt, pm, sets, runs) if cat.njk[i]]
+        j = cnt[52] if cnt[52] < self.J else self.J
+        out: list = []
+        r = RANK_OF[c] - 1
+        if sets:
+            x = pm >> r
+            out.extend(i for i in cat.set_table[(r * 16 + ((x & 1) | (x >> 12 & 2) | (x >> 24 & 4) | (x >> 36 & 8)))
+                                                 * 3 + j] if c in cat.nat[i])
+        if runs:
+            s = SUIT_OF[c]
+            rk = (pm >> (13 * s)) & 0x1FFF
+            if rk.bit_count() >= self.opts.min_run_length - j:
+                out.extend(cat.runs_with(c, rk, 1 if cnt[13 * s] >= 2 else 0, j))
+        return out
+
     def _runs_ok(self, i: int, runs: list) -> bool:
         """CR-9 between run ``i`` and the contract's other runs."""
         s, lo, hi = self.cat.run_key[i]
@@ -585,11 +644,22 @@ class ContractRummyGame:
         got = memo.get(key)
         if got is not None:
             return got
+        j = cnt[52] if cnt[52] < self.J else self.J
+        need, single = 0, False
+        for s in range(4):
+            x = (pm >> (13 * s)) & 0x1FFF
+            if x:
+                g, one = _segments(x, j)
+                need += g
+                single = single or one
+        if need - (1 if spare and single else 0) > b:
+            memo[key] = False
+            return False
         cat = self.cat
         c = (pm & -pm).bit_length() - 1
         ok = False
-        for i in self._cands(cnt, pm, False, True):
-            if c not in cat.nat[i] or not self._runs_ok(i, runs):
+        for i in self._cands_with(cnt, pm, c, False, True):
+            if not self._runs_ok(i, runs):
                 continue
             pm2 = self._take(cnt, pm, i)
             ok = self._cover7(cnt, pm2, total - cat.length[i], b - 1, runs + [cat.run_key[i]], banned, spare, memo)
@@ -622,9 +692,14 @@ class ContractRummyGame:
             j = cnt[52] if cnt[52] < self.J else self.J
             if (pm & ~coverable(pm, j, self.opts.min_run_length)).bit_count() > 1:
                 return []
-        cands = self._cands(cnt, pm, a > 0, b > 0)
-        if self.all7 and not self._cover_ok(cands, pm):
-            return []
+        if self.all7:
+            cands = self._cands(cnt, pm, a > 0, b > 0)
+            if not self._cover_ok(cands, pm):
+                return []
+        if only and must >= 0:  # existence: the meld with the must-use card may come first
+            cands = self._cands_with(cnt, pm, must, a > 0, b > 0)
+        elif not self.all7:
+            cands = self._cands(cnt, pm, a > 0, b > 0)
         out = []
         for i in cands:
             if cat.is_set[i]:
@@ -819,6 +894,8 @@ class ContractRummyGame:
         a, b = self.need_sets, self.need_runs
         pm = self.pms[seat] | (BIT[pile[-1]] if pile[-1] < NUM_CARDS else 0)
         for K in range(2, len(pile) + 1):
+            if self.all7 and total + K > 43:  # CR-17: three runs hold at most 42 cards
+                break
             c = pile[-K]
             cnt[c] += 1
             if c == JOKER:
@@ -827,6 +904,16 @@ class ContractRummyGame:
                 continue
             pm |= BIT[c]
             j = cnt[52] if cnt[52] < self.J else self.J
+            if self.all7:
+                need, single = 0, False
+                for s in range(4):
+                    x = (pm >> (13 * s)) & 0x1FFF
+                    if x:
+                        g, one = _segments(x, j)
+                        need += g
+                        single = single or one
+                if need - single > b:
+                    continue
             r, s = RANK_OF[c], SUIT_OF[c]
             possible = False
             if a:

@@ -68,11 +68,6 @@ def num_plays(m: int) -> int:
     return math.comb(13 + m, m) - 1
 
 
-def next_rank(r: int) -> int:
-    """Rank index claimed after ``r`` (DI-14: A, K, Q, ..., 3, 2, A; A=0 .. K=12)."""
-    return (r - 1) % 13
-
-
 class PlayTable:
     """Every rank multiset of 1..m cards in action-id order (action ``2 + i`` is row ``i``).
 
@@ -217,6 +212,7 @@ class IDoubtItGame:
 
     def __init__(self, options: Options):
         self.options = options
+        self._options_dict = asdict(options)
         n = self.num_players = options.num_players
         self._table = play_table(options.max_cards_per_play)
         self._m = options.max_cards_per_play
@@ -511,7 +507,7 @@ class IDoubtItGame:
         size = self.hand_size[p] - k
         self.hand_size[p] = size
         claim = self.rank
-        nr = claim - 1 if claim else 12
+        nr = claim - 1 if claim else 12   # DI-14: A, K, Q, ..., 2, A
         self.rank = nr
         v[G_RANK + claim] = 0.0
         v[G_RANK + nr] = 1.0
@@ -702,7 +698,7 @@ class IDoubtItGame:
         if taken:
             self._take_pile(p, None)
         claim = self.rank
-        nr = claim - 1 if claim else 12
+        nr = claim - 1 if claim else 12   # DI-14: A, K, Q, ..., 2, A
         self.rank = nr
         v[G_RANK + claim] = 0.0
         v[G_RANK + nr] = 1.0
@@ -874,11 +870,11 @@ class IDoubtItGame:
     def to_dict(self) -> dict:
         """JSON-serialisable exact state."""
         return {
-            "options": asdict(self.options),
+            "options": dict(self._options_dict),
             "rng": self.rng.bit_generator.state,
             "dealer": self.dealer, "rank": self.rank, "phase": self.phase,
             "current_player": self.current_player, "done": self.done, "truncated": self.truncated,
-            "hands": [[c for c in range(NUM_CARDS) for _ in range(hc[c])] for hc in self.hand_cards],
+            "hands": [[c for c, x in enumerate(hc) if x for _ in range(x)] for hc in self.hand_cards],
             "pile": list(self.pile), "pile_owner": list(self.pile_owner),
             "pending": [self.pending, self.pending_k, self.claim_rank],
             "pending_known": None if self.pending_known is None else list(self.pending_known),
