@@ -36,5 +36,5 @@ class RandomAgent(Agent):
         self.reset(0, None)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
-        legal = np.flatnonzero(action_mask)
+        legal = np.flatnonzero(action_mask.view(np.bool_) if action_mask.dtype == np.int8 else action_mask)
         return int(legal[self.rng.integers(len(legal))])

@@ -110,7 +110,7 @@ class GinnyOHeuristic(Agent):
         if phase == "exchange":
             return 2  # the plan ran out: commit
         if phase == "start":
-            if view["stock_size"] >= 10 and self._best_play(view, cnt) is None:
+            if view["stock_size"] >= 10 and not self._scratch(view).has_play(cnt):
                 bad = [t for t in range(53) for _ in range(cnt[t]) if t != JOKER and _partners(cnt, t) == 0]
                 good = sum(cnt) - len(bad)
                 board_empty = not any(any(row) for row in view["board"])

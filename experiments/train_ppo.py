@@ -78,6 +78,8 @@ class Args:
     """learner decisions per game per update"""
     learning_rate: float = 2.5e-4
     anneal_lr: bool = True
+    reward_scale: float = 1.0
+    """learner rewards are multiplied by this (e.g. 0.02 for point rewards); logs show raw returns"""
     gamma: float = 0.99
     gae_lambda: float = 0.95
     num_minibatches: int = 4
@@ -282,7 +284,7 @@ def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], tit
     for opponent in dict.fromkeys(r["opponent"] for r in eval_rows):
         rows = [r for r in eval_rows if r["opponent"] == opponent]
         ax2.plot([r["global_step"] for r in rows], [r["win_share"] for r in rows], marker="o",
-                 label=f"greedy vs {opponent}")
+                 color={"random": "tab:blue", "heuristic": "tab:red"}.get(opponent), label=f"greedy vs {opponent}")
     ax2.set_ylabel("eval win share")
     ax2.set_xlabel("learner decisions")
     ax2.set_ylim(0, 1)
@@ -361,7 +363,7 @@ def compute_gae(rewards, ended, values, next_value, gamma, lam):
     return advantages, advantages + values
 
 
-_FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads")
+_FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark")
 """Arguments a resumed run may change."""
 
 
@@ -493,7 +495,7 @@ class Trainer:
             reward, ended = arena.step(everyone, action.numpy())
             reward = reward.astype(np.float64)
             arena.advance(everyone, reward, ended, self.pool_act)
-            rew_b[t] = torch.from_numpy(reward).float()
+            rew_b[t] = torch.from_numpy(reward * args.reward_scale).float()
             end_b[t] = torch.from_numpy(ended.astype(np.float32))
         with torch.no_grad():
             next_value = net.value(torch.from_numpy(vg.observe()[0]))

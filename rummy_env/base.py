@@ -156,7 +156,6 @@ class CardGameEnv(AECEnv):
             self._was_dead_step(action)
             return
         game = self.game
-        seat = game.current_player
         self._cumulative_rewards[agent] = 0.0
         n_actions = self.action_spaces[agent].n
         try:

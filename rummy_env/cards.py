@@ -112,6 +112,23 @@ def mask_to_array(mask: int, out: np.ndarray | None = None) -> np.ndarray:
     return out
 
 
+def _suit_texts(suit: int) -> tuple:
+    out = [()]
+    for m in range(1, 1 << 13):
+        high = m.bit_length() - 1
+        out.append(out[m ^ (1 << high)] + (CARD_TEXT[13 * suit + high],))
+    return tuple(out)
+
+
+_SUIT_TEXTS = tuple(_suit_texts(s) for s in range(4))
+
+
+def mask_texts(mask: int) -> tuple:
+    """Texts of the cards of a 52-bit mask in ascending id order (suit, then rank), by table lookup."""
+    t0, t1, t2, t3 = _SUIT_TEXTS
+    return t0[mask & 0x1FFF] + t1[mask >> 13 & 0x1FFF] + t2[mask >> 26 & 0x1FFF] + t3[mask >> 39 & 0x1FFF]
+
+
 def hand_points(mask: int, points: Sequence[int] = POINTS) -> int:
     """Sum of the point values of the cards in a bitmask."""
     return sum(points[c] for c in cards_of(mask))

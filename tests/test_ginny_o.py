@@ -300,7 +300,7 @@ def test_scenario_17_two_sets():
     act(env, "draw")
     plays = env.game.legal_plays()
     g8, h8, i8 = CENTRE - 1, CENTRE, CENTRE + 1
-    h, s, d = parse_card("7H"), parse_card("7S"), parse_card("7D")
+    h, s = parse_card("7H"), parse_card("7S")
     assert ((g8, h), (h8, h), (i8, s)) not in plays
     assert gained(env, 0, "place 7H at G8", "place 7S at H8", "place 7D at I8", "commit") == 21
     with pytest.raises(ValueError, match="7H"):

@@ -44,7 +44,7 @@ def test_replay_renders_every_step(log):
     assert result.ok
     actions = [line for line in lines if line.startswith("step ")]
     assert len(actions) == len(rec["actions"])
-    assert actions[0].startswith(f"step 0: player_") and actions[0].rstrip().endswith(rec["actions"][0])
+    assert actions[0].startswith("step 0: player_") and actions[0].rstrip().endswith(rec["actions"][0])
     assert len(lines) == 2 * len(rec["actions"]) + 1
     assert all(isinstance(line, str) and line for line in lines)
 

@@ -591,9 +591,10 @@ def test_rewards_sum_to_chip_changes():
         assert mode == "bank" or sum(env.unwrapped.game.chips) == 0
 
 
-def _expected_hand_chips(lh, caller, challengers, mode):
-    """TG-21..TG-34 recomputed from the revealed hand (``view()["last_hand"]``, TG-29) and the
-    Draw call and answers seen in the action history: (winner, per-seat chip change)."""
+def _expected_hand_chips(lh, caller, challengers, last, mode):
+    """TG-21..TG-34 recomputed from the revealed hand (``view()["last_hand"]``, TG-29), the
+    Draw call and answers seen in the action history and the seat ``last`` that moved last:
+    (winner, per-seat chip change)."""
     hands, melds, how = lh["hands"], lh["melds"], lh["how"]
     points = [sum(POINTS[parse_card(c)] for c in h) for h in hands]
     burned = -1
@@ -611,9 +612,11 @@ def _expected_hand_chips(lh, caller, challengers, mode):
         w = caller if points[caller] < low else next(s for s in rivals if points[s] == low)   # TG-23
         if w != caller:
             burned = caller                                                                   # TG-28
-    else:
-        return lh["winner"], None   # TG-24..TG-27 are checked by scenarios 10 and 14
-    assert (how == "challenge") == (w != caller or how == "tongits") or how == "tongits"
+    else:                                                                                     # TG-24..TG-27
+        order = [last, (last + 1) % 3, (last + 2) % 3]
+        four = [any(sum(c[0] == r for c in hands[s]) == 4 for r in "A23456789TJQK") for s in range(3)]
+        cand = [s for s in order if four[s] or any(m["owner"] == s for m in melds)] or order
+        w = min(cand, key=lambda s: (points[s], cand.index(s)))
     ranks = [RANK_OF[parse_card(c)] for c in hands[w]]
     aces = ranks.count(1) + sum(c.startswith("A") for m in melds if m["owner"] == w for c in m["cards"])
     secrets = sum(m["secret"] for m in melds if m["owner"] == w) + sum(ranks.count(r) == 4 for r in set(ranks))
@@ -639,7 +642,7 @@ def test_every_hand_pays_only_its_winner(mode):
     bank mode only the winner gains and only a burned caller loses."""
     rng = np.random.default_rng(7)
     env = tongits_v0.raw_env(hands_per_match=4, chip_mode=mode)
-    hands_seen = {"tongits": 0, "draw": 0, "challenge": 0, "draw_challenged": 0}
+    hands_seen = dict.fromkeys(("tongits", "draw", "challenge", "draw_challenged", "stock"), 0)
     for seed in range(12):
         env.reset(seed=seed)
         game = env.game
@@ -648,7 +651,11 @@ def test_every_hand_pays_only_its_winner(mode):
         while not game.done:
             seat = game.current_player
             scores = env.view(seat)["scores"]
-            a = random_legal_action(game.legal_mask(), rng)
+            legal = np.flatnonzero(game.legal_mask())
+            if rng.random() < 0.7:
+                legal = legal[legal != 2]   # call draw less often, so that stocks run out
+            melding = legal[legal >= 57]   # meld, secret, layoff: often, so that Tongits happens
+            a = int(rng.choice(melding if len(melding) and rng.random() < 0.9 else legal))
             text = game.action_to_text(a)
             if text == "call draw":
                 caller = seat
@@ -660,12 +667,11 @@ def test_every_hand_pays_only_its_winner(mode):
                 assert game.chips == before == scores and rewards == [0, 0, 0]
                 continue
             lh = env.view(seat)["last_hand"]
-            w, delta = _expected_hand_chips(lh, caller, challengers, mode)
+            w, delta = _expected_hand_chips(lh, caller, challengers, seat, mode)
             change = [game.chips[s] - before[s] for s in range(3)]
-            assert lh["winner"] == w and lh["chips_change"] == change and rewards == change
-            if delta is not None:
-                hands_seen[lh["how"]] += 1
-                assert change == delta, (seed, hand_index, lh, caller, challengers)
+            hands_seen[lh["how"]] += 1
+            assert lh["winner"] == w and change == delta, (seed, hand_index, lh, caller, challengers)
+            assert lh["chips_change"] == change and rewards == change
             if mode == "bank":
                 assert [s for s in range(3) if change[s] > 0] == [w]
                 assert all(change[s] in (0, -1) for s in range(3) if s != w)

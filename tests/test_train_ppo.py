@@ -173,3 +173,26 @@ def test_tiny_training_run_and_agent(tmp_path):
         load_ppo_agent(str(tmp_path / "policy.pt"), "tongits")
     with pytest.raises(ValueError, match="cannot load|not a rummy_env"):
         load_ppo_agent(str(tmp_path / "train.csv"), "rummy")
+
+
+@pytest.mark.skipif("ginny_o" not in GAME_NAMES, reason="ginny_o_v0 does not exist yet")
+def test_conv_policy_on_board_planes():
+    """Ginny-O exposes OBS_BOARD_SHAPE: the policy reads those planes with its conv net (changing
+    only the board changes the logits) and acts legally on real observations."""
+    from agents.ppo_agent import PolicyNet
+    from rummy_env import ginny_o_v0
+    from rummy_env.vector import VectorGames
+    torch.manual_seed(0)
+    vg = VectorGames("ginny_o", 2, 0)
+    net = PolicyNet(vg.obs_size, vg.num_actions, (16,), board_shape=ginny_o_v0.OBS_BOARD_SHAPE)
+    assert net.board_shape == list(ginny_o_v0.OBS_BOARD_SHAPE)
+    obs, mask, _ = vg.observe()
+    for _ in range(3):
+        actions = net.act(obs, mask)
+        assert mask[np.arange(2), actions].all()
+        vg.step(actions)
+        obs, mask, _ = vg.observe()
+    x = torch.from_numpy(obs[:1].copy())
+    y = x.clone()
+    y[0, :int(np.prod(ginny_o_v0.OBS_BOARD_SHAPE))] = 1.0
+    assert not torch.allclose(net(x)[0], net(y)[0])

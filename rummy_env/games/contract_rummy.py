@@ -454,6 +454,10 @@ class ContractRummyGame:
         self.pile_np = np.zeros(53, dtype=np.float32)
         for c in self.pile:
             self.pile_np[c] += 1
+        self.pub = np.zeros(self.obs_size, dtype=np.float32)
+        """Seat-independent part of the observation, refreshed where ``_pile_dirty`` /
+        ``_table_dirty`` say (the owner slots of the melds stay 0 here)."""
+        self._pile_dirty = True
         self._table_np()
 
     def _table_np(self) -> None:
@@ -489,6 +493,7 @@ class ContractRummyGame:
             row[53] = sh.size / 14.0
             feats[k] = row
         self.mfeat = feats
+        self._table_dirty = True
         self.table_np = np.array(table, dtype=np.float32)
         self.table_jk = np.array(jk, dtype=np.float32)
 
@@ -958,6 +963,7 @@ class ContractRummyGame:
                 self.pile = [top]
                 self.pile_np[:] = 0
                 self.pile_np[top] = 1
+                self._pile_dirty = True
                 self.events.append(f"the pile is shuffled into a new stock ({len(self.stock)} cards)")
             c = self.stock.pop()
             hand[c] += 1
@@ -980,6 +986,7 @@ class ContractRummyGame:
                 hn[c] += 1
                 kn[c] += 1
                 pn[c] -= 1
+            self._pile_dirty = True
             self.hsize[seat] += a
             self.events.append((seat, a, taken))
             if a == 1:
@@ -1001,6 +1008,7 @@ class ContractRummyGame:
             self.hsize[seat] -= 1
             self.pile.append(c)
             self.pile_np[c] += 1
+            self._pile_dirty = True
             self.events.append((seat, a, None))
             if self.hsize[seat] == 0:
                 return self._end_deal(seat)
@@ -1430,36 +1438,45 @@ one-hot (runs, positions 1..14), suits present (sets), jokers, size/14."""
 def _observe(g: ContractRummyGame, seat: int) -> np.ndarray:
     off, size = g.layout
     n = g.num_players
-    o = np.zeros(size, dtype=np.float32)
-    b = off["hand"]
-    o[b:b + 53] = g.hand_np[seat]
-    b = off["pile_counts"]
-    o[b:b + 53] = g.pile_np
-    b = off["table_cards"]
-    o[b:b + 53] = g.table_np
-    b = off["table_jokers"]
-    o[b:b + 52] = g.table_jk
+    pub = g.pub
+    pile = g.pile
     mb = off["melds"]
     slot = _SLOT + n
-    o[mb:mb + g.M * slot].reshape(g.M, slot)[:, :_SLOT] = g.mfeat
+    if g._pile_dirty:
+        b = off["pile_counts"]
+        pub[b:b + 53] = g.pile_np
+        b = off["pile_top"]
+        pub[b:b + 53 * TOP_CARDS] = 0.0
+        for i, c in enumerate(pile[-1:-TOP_CARDS - 1:-1]):
+            pub[b + 53 * i + c] = 1.0
+        g._pile_dirty = False
+    if g._table_dirty:
+        b = off["table_cards"]
+        pub[b:b + 53] = g.table_np
+        b = off["table_jokers"]
+        pub[b:b + 52] = g.table_jk
+        pub[mb:mb + g.M * slot].reshape(g.M, slot)[:, :_SLOT] = g.mfeat
+        g._table_dirty = False
+    b = off["must_use"]
+    pub[b:off["pile_size"]] = 0.0
+    if g.must >= 0:
+        pub[b + g.must] = 1.0
+    if g.banned >= 0:
+        pub[off["banned"] + g.banned] = 1.0
+    pub[off["deal_index"] + g.deal_idx] = 1.0
+    pub[off["contract"] + g.contract - 1] = 1.0
+    if not g.done:
+        pub[off["phase"] + g.phase] = 1.0
+    o = pub.copy()
+    b = off["hand"]
+    o[b:b + 53] = g.hand_np[seat]
     b = off["picked_up"]
     r = 53 * (n - seat)
     o[b:b + r] = g.known_np[seat:].ravel()
-    o[b + r:b + 53 * n] = g.known_np[:seat].ravel()
-    b = off["pile_top"]
-    pile = g.pile
-    for i, c in enumerate(pile[-1:-TOP_CARDS - 1:-1]):
-        o[b + 53 * i + c] = 1.0
+    if seat:
+        o[b + r:b + 53 * n] = g.known_np[:seat].ravel()
     for k, m in enumerate(g.melds):
         o[mb + slot * k + _SLOT + (m[2] - seat) % n] = 1.0
-    o[off["deal_index"] + g.deal_idx] = 1.0
-    o[off["contract"] + g.contract - 1] = 1.0
-    if not g.done:
-        o[off["phase"] + g.phase] = 1.0
-    if g.must >= 0:
-        o[off["must_use"] + g.must] = 1.0
-    if g.banned >= 0:
-        o[off["banned"] + g.banned] = 1.0
     # pile_size .. turns: one contiguous block
     down = [1.0 if x else 0.0 for x in g.down]
     dealer = [0.0] * n

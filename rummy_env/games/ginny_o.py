@@ -249,6 +249,28 @@ def obs_size(num_players: int) -> int:
     return OBS_BOARD_SIZE + 4 * 53 + 5 + 3 * num_players + 4
 
 
+_PLAYS_CACHE: dict = {}
+"""(layout, descending_runs, board, rack counts) -> every legal play; see ``_enumerate_plays``."""
+_PLAYS_CACHE_SIZE = 16
+_PREMIUM_ROWS: dict = {}
+"""layout -> the 15 premium rows of ``GinnyOGame.view``."""
+_SEQ_CACHE: dict = {}
+"""(cards held as a mask, jokers, descending_runs) -> {length: ``_rack_sequences`` result}."""
+_CROSS_CACHE: dict = {}
+"""(descending_runs, board) -> the ``GinnyOGame._cross`` masks of that board."""
+
+
+class _PlayFound(Exception):
+    pass
+
+
+class _FirstPlay(list):
+    """A play list that stops the search at its first play (``GinnyOGame.has_play``)."""
+
+    def append(self, play) -> None:
+        raise _PlayFound
+
+
 class GinnyOGame:
     """One Ginny-O episode (the ``Game`` protocol of ``rummy_env.base``)."""
 
@@ -287,6 +309,7 @@ class GinnyOGame:
         self._xcache: dict[int, int] = {}
         self._obs_cache: dict[int, np.ndarray] = {}
         self._board_block = None
+        self._view_static = None
 
     @classmethod
     def new(cls, options: Options, rng: np.random.Generator, deal: dict | None = None) -> "GinnyOGame":
@@ -569,13 +592,57 @@ class GinnyOGame:
         return out
 
     def _enumerate_plays(self, cnt: list[int]) -> list[tuple[tuple[int, int], ...]]:
-        """Every legal play (GO-20..GO-27) from rack counts ``cnt`` on the current board."""
+        """Every legal play (GO-20..GO-27) from rack counts ``cnt`` on the current board.
+
+        The result is a function of the layout, ``descending_runs``, the board and ``cnt``
+        only (groups are the board's connected tile groups), so the last few results are kept
+        in a small module-level cache shared by every game: an agent that rebuilds the public
+        board in a scratch game (``agents/heuristic_ginny_o.py``) gets the enumeration the
+        environment has just made for its mask instead of repeating it."""
+        board = tuple(self.board)
+        key = (self.options.board_layout, self.options.descending_runs, board, tuple(cnt))
+        got = _PLAYS_CACHE.get(key)
+        if got is None:
+            self._share_cross(board)
+            got = tuple(self._search_plays(cnt, []))
+            if len(_PLAYS_CACHE) >= _PLAYS_CACHE_SIZE:
+                del _PLAYS_CACHE[next(iter(_PLAYS_CACHE))]
+            _PLAYS_CACHE[key] = got
+        return list(got)
+
+    def has_play(self, cnt: list[int]) -> bool:
+        """Whether rack counts ``cnt`` have any legal play on the current board: the search of
+        :meth:`_enumerate_plays`, stopped at the first play found."""
+        board = tuple(self.board)
+        got = _PLAYS_CACHE.get((self.options.board_layout, self.options.descending_runs, board, tuple(cnt)))
+        if got is not None:
+            return bool(got)
+        self._share_cross(board)
+        try:
+            self._search_plays(cnt, _FirstPlay())
+        except _PlayFound:
+            return True
+        return False
+
+    def _share_cross(self, board: tuple) -> None:
+        """Use the ``_cross`` masks of every game with this board and ``descending_runs`` (they
+        depend on nothing else), so a scratch game and the environment compute them once."""
+        key = (self.options.descending_runs, board)
+        xc = _CROSS_CACHE.get(key)
+        if xc is None:
+            if len(_CROSS_CACHE) >= _PLAYS_CACHE_SIZE:
+                del _CROSS_CACHE[next(iter(_CROSS_CACHE))]
+            xc = _CROSS_CACHE[key] = self._xcache if self._xcache else {}
+        self._xcache = xc
+
+    def _search_plays(self, cnt: list[int], plays: list) -> list[tuple[tuple[int, int], ...]]:
+        """The exact search behind :meth:`_enumerate_plays`, appending to ``plays``."""
         board = self.board
         group = self.group
         jokers = cnt[JOKER]
         total = sum(cnt)
         if total == 0:
-            return []
+            return plays
         avail = ALL_CARDS
         if not jokers:
             avail = 0
@@ -584,7 +651,6 @@ class GinnyOGame:
                     avail |= 1 << c
         empty_board = board[CENTRE] < 0
         premium = self.premium
-        plays: list[tuple[tuple[int, int], ...]] = []
         cross = self._cross
 
         def assign(empties):
@@ -629,7 +695,16 @@ class GinnyOGame:
             return plays
         desc = self.options.descending_runs
         steps = (1, -1) if desc else (1,)
-        memo: dict[int, list] = {}
+        have = 0
+        for c in range(NUM_CARDS):
+            if cnt[c]:
+                have |= 1 << c
+        seq_key = (have, jokers, desc)
+        memo = _SEQ_CACHE.get(seq_key)
+        if memo is None:   # _rack_sequences depends on these only
+            if len(_SEQ_CACHE) >= 256:
+                del _SEQ_CACHE[next(iter(_SEQ_CACHE))]
+            memo = _SEQ_CACHE[seq_key] = {}
         for d in (0, 1):
             perp = 1 - d
             for line in LINE_SQUARES[d]:
@@ -906,6 +981,7 @@ class GinnyOGame:
             self.group[q] = gid
         self._xcache = {}
         self._board_block = None
+        self._view_static = None
         self.scores[seat] += pts
         while self.box and sum(rack) < 7:
             rack[self.box.pop(0)] += 1
@@ -1016,19 +1092,40 @@ class GinnyOGame:
                         run = []
         return out
 
+    def _static_view(self) -> tuple:
+        """The parts of the view that change only when a play is committed: the committed
+        board's piece texts by row, its lines (melds) and its groups. Cached until then."""
+        vs = self._view_static
+        if vs is None:
+            board = self.board
+            rows = tuple(tuple(piece_text(board[r * SIZE + c]) if board[r * SIZE + c] >= 0 else ""
+                               for c in range(SIZE)) for r in range(SIZE))
+            lines = tuple((tuple(piece_text(board[q]) for q in line), tuple(SQUARE_TEXT[q] for q in line))
+                          for line in self.board_lines())
+            groups = tuple((SQUARE_TEXT[st], self.group.count(g)) for g, st in enumerate(self.group_start))
+            vs = self._view_static = (rows, lines, groups)
+        return vs
+
     def view(self, seat: int) -> dict:
         """Structured view (``rummy_env.base.Game.view``) plus ``board``, ``premium``,
-        ``placed``, ``groups`` and turn details."""
+        ``placed``, ``groups`` and turn details. The committed board's texts are cached until
+        the next committed play."""
         n = self.num_players
         rack = self.racks[seat]
         hand = [CARD_TEXT[t] for t in range(53) for _ in range(rack[t])]
         acting = seat == self.current_player and not self.done
         if acting:
-            legal = [ACTION_TEXT[a] for a in np.flatnonzero(self.legal_mask())]
+            legal = [ACTION_TEXT[a] for a in self.legal_mask().view(np.bool_).nonzero()[0].tolist()]
         else:
             legal = []
-        melds = [{"index": i, "owner": None, "cards": [piece_text(self.board[q]) for q in line],
-                  "squares": [SQUARE_TEXT[q] for q in line]} for i, line in enumerate(self.board_lines())]
+        rows, lines, groups = self._static_view()
+        board = [list(row) for row in rows]
+        for q, p in self.placed:
+            board[q // SIZE][q % SIZE] = piece_text(p)
+        premium = _PREMIUM_ROWS.get(self.options.board_layout)
+        if premium is None:
+            premium = _PREMIUM_ROWS[self.options.board_layout] = tuple(
+                "".join(self.premium[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
         return {
             "game": "ginny_o_v0",
             "seat": seat,
@@ -1042,17 +1139,17 @@ class GinnyOGame:
             "running_scores": list(self.scores),
             "final_scores": list(self.final_scores) if self.done else None,
             "legal_actions": legal,
-            "melds": melds,
+            "melds": [{"index": i, "owner": None, "cards": list(cards), "squares": list(squares)}
+                      for i, (cards, squares) in enumerate(lines)],
             "discard": [],
             "stock_size": len(self.box),
             "events": list(self.events),
-            "board": self.board_texts(),
-            "premium": ["".join(self.premium[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)],
+            "board": board,
+            "premium": list(premium),
             "board_layout": self.options.board_layout,
             "descending_runs": self.options.descending_runs,
             "placed": [f"{SQUARE_TEXT[q]} {piece_text(p)}" for q, p in self.placed],
-            "groups": [{"start": SQUARE_TEXT[s], "size": self.group.count(g)}
-                       for g, s in enumerate(self.group_start)],
+            "groups": [{"start": start, "size": size} for start, size in groups],
             "exchange_count": len(self.chosen),
             "exchange_chosen": [CARD_TEXT[t] for t in self.chosen] if acting else [],
             "drawn": CARD_TEXT[self.drew] if acting and self.drew >= 0 else None,

@@ -26,7 +26,7 @@ from collections import deque
 
 import numpy as np
 
-from ..cards import BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, parse_card
+from ..cards import BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, mask_texts, parse_card
 from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
 
@@ -771,54 +771,56 @@ class RummyGame:
         return text_to_action(text)
 
     def _event_text(self, e: tuple) -> str:
-        kind = e[0]
-        if kind == "deal":
-            return f"round {e[1]}: player_{e[2]} deals"
-        if kind == "draw":
-            return f"player_{e[1]} draws from the stock"
-        if kind == "take":
-            return f"player_{e[1]} takes {CARD_TEXT[e[2]]} from the discard pile"
-        if kind == "meld":
-            return f"player_{e[1]} melds {cards_text(CATALOGUE[e[2]])} as @{e[3]}"
-        if kind == "layoff":
-            return f"player_{e[1]} lays off {CARD_TEXT[e[2]]} on @{e[3]}"
-        if kind == "discard":
-            return f"player_{e[1]} discards {CARD_TEXT[e[2]]}"
-        if kind == "turnover":
-            return f"the discard pile is turned over as the stock (turnover {e[1]})"
-        if kind == "out":
-            return f"player_{e[1]} goes out{' (rummy)' if e[3] else ''} and scores {e[2]}"
-        if kind == "dead":
-            return f"the round ends dead ({e[1]} reached)"
-        return ("the match ends" + (" (round cap)" if e[1] else "") + ": winner(s) "
-                + ", ".join(f"player_{q}" for q in e[2:]))
+        text = _EVENT_TEXT.get(e)
+        if text is None:
+            text = _format_event(e)
+            if len(_EVENT_TEXT) > 50_000:
+                _EVENT_TEXT.clear()
+            _EVENT_TEXT[e] = text
+        return text
 
     def view(self, seat: int) -> dict:
-        """What ``seat`` may know (RM-32), per :meth:`rummy_env.base.Game.view`."""
+        """What ``seat`` may know (RM-32), per :meth:`rummy_env.base.Game.view`. Built from the
+        state directly with memoised texts, so it costs the same early and late in a match."""
         n = self.num_players
         to_play = -1 if self.done else self.current_player
+        front = self.front
         melds = []
         for k, mask in enumerate(self.meld_mask):
             owner = self.meld_owner[k]
-            layoffs = {CARD_TEXT[c]: q for q in range(n) if q != owner for c in cards_of(self.front[q] & mask)}
-            melds.append({"index": k, "owner": owner,
-                          "cards": [CARD_TEXT[c] for c in canonical_order(cards_of(mask), self.meld_shape[k])],
-                          "layoffs": layoffs})
-        legal = ([ACTION_TEXT[a] for a in np.flatnonzero(self.legal_mask())] if seat == to_play else [])
+            shape = self.meld_shape[k]
+            cards = _MELD_TEXT.get((mask, shape))
+            if cards is None:
+                cards = tuple(CARD_TEXT[c] for c in canonical_order(cards_of(mask), shape))
+                if len(_MELD_TEXT) > 50_000:
+                    _MELD_TEXT.clear()
+                _MELD_TEXT[(mask, shape)] = cards
+            layoffs = {}
+            for q in range(n):
+                x = front[q] & mask
+                if x and q != owner:
+                    for t in mask_texts(x):
+                        layoffs[t] = q
+            melds.append({"index": k, "owner": owner, "cards": list(cards), "layoffs": layoffs})
+        legal = [ACTION_TEXT[a] for a in self.legal_mask().view(np.bool_).nonzero()[0].tolist()] if seat == to_play else []
+        try:
+            events = list(map(_EVENT_TEXT.__getitem__, self.events))
+        except KeyError:
+            events = [self._event_text(e) for e in self.events]
         return {
             "game": "rummy_v0", "seat": seat, "num_players": n, "to_play": to_play,
             "phase": "over" if self.done else PHASE_NAMES[self.phase], "done": self.done,
-            "hand": [CARD_TEXT[c] for c in cards_of(self.hands[seat])],
+            "hand": list(mask_texts(self.hands[seat])),
             "hand_sizes": [h.bit_count() for h in self.hands], "scores": list(self.scores),
             "legal_actions": legal, "melds": melds, "discard": [CARD_TEXT[c] for c in self.discard],
-            "stock_size": len(self.stock), "events": [self._event_text(e) for e in self.events],
+            "stock_size": len(self.stock), "events": events,
             "dealer": self.dealer, "taken_card": CARD_TEXT[self.taken] if self.taken >= 0 else None,
-            "known_cards": [[CARD_TEXT[c] for c in cards_of(m)] for m in self.known],
-            "table_cards": [[CARD_TEXT[c] for c in cards_of(m)] for m in self.front],
+            "known_cards": [list(mask_texts(m)) for m in self.known],
+            "table_cards": [list(mask_texts(m)) for m in front],
             "turnovers": self.turnovers, "turns": self.turns, "rounds_played": self.rounds_played,
             "rummy_possible": bool(not self.done and self.clean_start),
             "last_round": dict(self.last_round) if self.last_round else None,
-            "options": dataclasses.asdict(self.options),
+            "options": dict(self.options.__dict__),
         }
 
     def render_text(self, seat: int) -> str:
@@ -906,6 +908,37 @@ class RummyGame:
         g.last_round = d["last_round"]
         g._rebuild_buf()
         return g
+
+
+def _format_event(e: tuple) -> str:
+    """Text of one event tuple of ``RummyGame.events``."""
+    kind = e[0]
+    if kind == "deal":
+        return f"round {e[1]}: player_{e[2]} deals"
+    if kind == "draw":
+        return f"player_{e[1]} draws from the stock"
+    if kind == "take":
+        return f"player_{e[1]} takes {CARD_TEXT[e[2]]} from the discard pile"
+    if kind == "meld":
+        return f"player_{e[1]} melds {cards_text(CATALOGUE[e[2]])} as @{e[3]}"
+    if kind == "layoff":
+        return f"player_{e[1]} lays off {CARD_TEXT[e[2]]} on @{e[3]}"
+    if kind == "discard":
+        return f"player_{e[1]} discards {CARD_TEXT[e[2]]}"
+    if kind == "turnover":
+        return f"the discard pile is turned over as the stock (turnover {e[1]})"
+    if kind == "out":
+        return f"player_{e[1]} goes out{' (rummy)' if e[3] else ''} and scores {e[2]}"
+    if kind == "dead":
+        return f"the round ends dead ({e[1]} reached)"
+    return ("the match ends" + (" (round cap)" if e[1] else "") + ": winner(s) "
+            + ", ".join(f"player_{q}" for q in e[2:]))
+
+
+_EVENT_TEXT: dict = {}
+"""Memo: event tuple -> text (events repeat, so view() formats each kind of event once)."""
+_MELD_TEXT: dict = {}
+"""Memo: (meld mask, shape) -> card texts in canonical order."""
 
 
 def _deal_int(name: str, value, lo: int, hi: int) -> None:

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..cards import BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, parse_card, sort_key
+from ..cards import BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, mask_texts, parse_card
 from ..melds import SET_SUIT_CHOICES, classify, standard_catalogue, catalogue_masks
 
 NUM_PLAYERS = 3
@@ -161,6 +161,12 @@ def _bits(mask: int) -> list:
         out.append(BIT_INDEX[low])
         mask ^= low
     return out
+
+
+_EVENT_TEXT: dict = {}
+"""Memo: event tuple (hand_index, seat, what, arg) -> text."""
+_MELD_TEXT: dict = {}
+"""Memo: (meld mask, kind) -> card texts in canonical order."""
 
 
 # ---- observation layout (see tongits_v0 docstring) -----------------------------------------
@@ -943,58 +949,82 @@ class TongitsGame:
 
     @staticmethod
     def _meld_texts(m: list) -> list:
-        cards = _bits(m[1])
-        if m[3] == 0:
-            cards.sort(key=lambda c: SUIT_OF[c])
-        else:
-            cards.sort(key=lambda c: RANK_OF[c])
-        return [CARD_TEXT[c] for c in cards]
+        key = (m[1], m[3])
+        texts = _MELD_TEXT.get(key)
+        if texts is None:
+            cards = _bits(m[1])
+            if m[3] == 0:
+                cards.sort(key=lambda c: SUIT_OF[c])
+            else:
+                cards.sort(key=lambda c: RANK_OF[c])
+            texts = _MELD_TEXT[key] = tuple(CARD_TEXT[c] for c in cards)
+        return list(texts)
 
-    def _event_text(self, e) -> str:
-        _, seat, what, arg = e
-        return f"player_{seat} {what}" + (f" {arg}" if arg else "")
+    @staticmethod
+    def _event_text(e) -> str:
+        text = _EVENT_TEXT.get(e)
+        if text is None:
+            _, seat, what, arg = e
+            text = f"player_{seat} {what}" + (f" {arg}" if arg else "")
+            if len(_EVENT_TEXT) > 50_000:
+                _EVENT_TEXT.clear()
+            _EVENT_TEXT[e] = text
+        return text
 
     def view(self, seat: int) -> dict:
         """Structured view of what ``seat`` may know (base.py ``Game.view``); others' secrets
-        show as ``??`` until the hand ends (TG-13, TG-29)."""
-        to_play = -1 if self.done else self.current_player
-        legal = []
-        if seat == to_play:
-            legal = [ACTION_TEXT[a] for a in np.flatnonzero(self.legal_mask())]
+        show as ``??`` until the hand ends (TG-13, TG-29). Built from the state directly with
+        memoised texts, so its cost does not grow with the match."""
+        done = self.done
+        to_play = -1 if done else self.current_player
+        legal = [ACTION_TEXT[a] for a in self.legal_mask().view(np.bool_).nonzero()[0].tolist()] if seat == to_play else []
         melds = []
+        meld_texts = self._meld_texts
         for k, m in enumerate(self.melds):
             hidden = m[2] and m[0] != seat
             melds.append({"index": k, "owner": m[0], "secret": m[2],
-                          "cards": ["??"] * 4 if hidden else self._meld_texts(m)})
+                          "cards": ["??"] * 4 if hidden else meld_texts(m)})
+        try:
+            events = list(map(_EVENT_TEXT.__getitem__, self.events))
+        except KeyError:
+            events = [self._event_text(e) for e in self.events]
+        known = self.known
+        last_hand = self._last_hand_view()
         v = {
             "game": "tongits_v0", "seat": seat, "num_players": 3, "to_play": to_play,
-            "phase": "over" if self.done else PHASES[self.phase], "done": self.done,
-            "hand": [CARD_TEXT[c] for c in sorted(_bits(self.hands[seat]), key=sort_key)],
+            "phase": "over" if done else PHASES[self.phase], "done": done,
+            "hand": list(mask_texts(self.hands[seat])),
             "hand_sizes": list(self.sizes), "scores": list(self.chips), "legal_actions": legal,
             "melds": melds, "discard": [CARD_TEXT[c] for c in self.discard], "stock_size": len(self.stock),
-            "events": [self._event_text(e) for e in self.events],
+            "events": events,
             "dealer": self.dealer, "turn": self.turn, "hand_index": self.hand_index,
             "hands_per_match": self.options.hands_per_match, "blocked": list(self.blocked),
             "exposed": [f > 0 for f in self.faceup], "secrets": list(self.secrets),
-            "caller": self.caller if self.phase == RESPONSE and not self.done else -1,
+            "caller": self.caller if self.phase == RESPONSE and not done else -1,
             "responses": [("", "challenge", "fold")[r] for r in self.responses],
             "taken": CARD_TEXT[self.taken] if self.taken >= 0 else None,
-            "known_cards": [[CARD_TEXT[c] for c in _bits(self.known[s])] if s != seat else [] for s in range(3)],
-            "turns_done": self.turns_done, "last_hand": self._last_hand_view(),
+            "known_cards": [list(mask_texts(known[s])) if s != seat else [] for s in range(3)],
+            "turns_done": self.turns_done, "last_hand": last_hand,
         }
-        if self.done and self.last_hand is not None:
-            v["revealed_hands"] = copy.deepcopy(v["last_hand"]["hands"])
+        if done and last_hand is not None:
+            v["revealed_hands"] = [list(h) for h in last_hand["hands"]]
         return v
 
     def _last_hand_view(self) -> dict | None:
-        """The previous hand's result with every hand and secret revealed (TG-29)."""
+        """The previous hand's result with every hand and secret revealed (TG-29): built once
+        per hand, then copied."""
         lh = self.last_hand
         if lh is None:
             return None
-        v = {k: (list(x) if isinstance(x, list) else x) for k, x in lh.items() if k not in ("hands", "melds")}
-        v["hands"] = [[CARD_TEXT[c] for c in sorted(_bits(h), key=sort_key)] for h in lh["hands"]]
-        v["melds"] = [{"index": k, "owner": m[0], "cards": self._meld_texts(m), "secret": m[2]}
-                      for k, m in enumerate(lh["melds"])]
+        cache = self.__dict__.get("_lh_cache")
+        if cache is None or cache[0] is not lh:
+            v = {k: (tuple(x) if isinstance(x, list) else x) for k, x in lh.items() if k not in ("hands", "melds")}
+            v["hands"] = tuple(mask_texts(h) for h in lh["hands"])
+            v["melds"] = tuple((k, m[0], tuple(self._meld_texts(m)), m[2]) for k, m in enumerate(lh["melds"]))
+            self._lh_cache = cache = (lh, v)
+        v = {k: (list(x) if isinstance(x, tuple) else x) for k, x in cache[1].items()}
+        v["hands"] = [list(h) for h in v["hands"]]
+        v["melds"] = [{"index": k, "owner": o, "cards": list(c), "secret": s} for k, o, c, s in v["melds"]]
         return v
 
     def render_text(self, seat: int) -> str:
