@@ -18,8 +18,9 @@ What it does
   recomputed one at the start of every update (logged as ``logp_err0``, tested).
 * Every ``--snapshot-every`` updates the policy joins the opponent pool (``--pool-size`` slots,
   oldest replaced; the pool starts with the initial policy).
-* Before the first update and every ``--eval-every`` updates the greedy policy plays ``--eval-episodes`` games against each of
-  ``--eval-opponents`` (default: heuristic if it exists, and random), the learner's seat rotating;
+* Before the first update and every ``--eval-every`` updates the greedy policy plays
+  ``--eval-episodes`` games against each of ``--eval-opponents`` (default: heuristic if it exists,
+  and random), the learner's seat rotating;
   the win share is 1 for a sole best return, 1/k when k seats share the best, else 0 (1/n = par).
 * Output in ``--run-dir``: ``train.csv`` (one row per update), ``eval.csv``, ``learning_curve.png``,
   ``checkpoint.pt`` (everything needed to resume) and ``policy.pt`` (network only, for
@@ -403,7 +404,8 @@ class Trainer:
         if args.init_from:
             start = policy_from_checkpoint(torch.load(args.init_from, map_location="cpu", weights_only=True))
             if start.config != self.net.config:
-                raise ValueError(f"--init-from {args.init_from}: network {start.config} does not match {self.net.config}")
+                raise ValueError(f"--init-from {args.init_from}: network {start.config} "
+                                 f"does not match {self.net.config}")
             self.net.load_state_dict(start.state_dict())
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool = [copy.deepcopy(self.net.state_dict())]

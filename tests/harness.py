@@ -96,12 +96,14 @@ def check_roundtrips(raw_env_fn: Callable[[], object], seed: int, steps_before: 
             break
         action = random_legal_action(game.legal_mask(), rng)
         for copy in copies:
+            assert copy.to_dict() == game.to_dict()
             np.testing.assert_array_equal(copy.legal_mask(), game.legal_mask())
         expected = game.step(action)
         for copy in copies:
             got = copy.step(action)
-            np.testing.assert_array_equal(np.zeros(1) if got is None else got,
-                                          np.zeros(1) if expected is None else expected)
+            assert (got is None) == (expected is None)
+            if got is not None:
+                np.testing.assert_array_equal(got, expected)
             for seat in range(game.num_players):
                 np.testing.assert_array_equal(copy.observation(seat), game.observation(seat))
     for copy in copies:

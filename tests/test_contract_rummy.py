@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import pickle
 
 import numpy as np
 import pytest
@@ -17,8 +16,8 @@ import pytest
 from rummy_env import contract_rummy_v0
 from rummy_env import melds as ml
 from rummy_env.cards import CARD_TEXT, JOKER, card, parse_card
-from rummy_env.games.contract_rummy import ContractRummyGame, Options
-from tests.harness import (check_hidden_information, play_random_games,
+from rummy_env.games.contract_rummy import Options
+from tests.harness import (check_hidden_information, check_roundtrips, play_random_games,
                            random_legal_action, run_pettingzoo_tests)
 
 HAND_SIZE = {1: 10, 2: 10, 3: 10, 4: 10, 5: 12, 6: 12, 7: 12}
@@ -595,7 +594,6 @@ def reference_mask(game):
     opts = game.opts
     seat = game.current_player
     cnt = list(game.hands[seat])
-    total = sum(cnt)
     table = [list(m[0]) for m in game.melds]
     pile = game.pile
     down = game.down[seat]
@@ -821,18 +819,9 @@ def test_full_default_match_ends():
 
 
 # ---------------------------------------------------------------------- API, hidden information, round trips
-class _ApiTestEnv(contract_rummy_v0.raw_env):
-    """PettingZoo's api_test calls ``reset(options={"options": 1})``, which the shared base
-    refuses (only "deal" is accepted); this subclass drops other keys for that one call."""
-
-    def reset(self, seed=None, options=None):
-        super().reset(seed=seed, options={k: v for k, v in (options or {}).items() if k == "deal"} or None)
-
-
 def test_pettingzoo_api():
-    from rummy_env.base import wrap
-    run_pettingzoo_tests(lambda: wrap(_ApiTestEnv(max_turns_per_deal=30)), num_cycles=300)
-    run_pettingzoo_tests(lambda: wrap(_ApiTestEnv(num_players=6, deals=(6, 7))), num_cycles=100)
+    run_pettingzoo_tests(lambda: contract_rummy_v0.env(max_turns_per_deal=30), num_cycles=300)
+    run_pettingzoo_tests(lambda: contract_rummy_v0.env(num_players=6, deals=(6, 7)), num_cycles=100)
 
 
 def redeal(game, seat, rng):
@@ -870,44 +859,11 @@ def test_hidden_information():
         assert n > 0
 
 
-def _check_roundtrips(raw_env_fn, seed, steps_before, steps_after):
-    """``harness.check_roundtrips`` with each copy's mask compared with the original's before
-    both step (the harness compares a copy's mask before its step with the original's after)."""
-    env = raw_env_fn()
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    game = env.game
-    for _ in range(steps_before):
-        if game.done:
-            break
-        game.step(random_legal_action(game.legal_mask(), rng))
-    copies = [game.clone(), type(game).from_dict(json.loads(json.dumps(game.to_dict()))),
-              pickle.loads(pickle.dumps(game))]
-    for copy in copies:
-        assert copy.to_dict() == game.to_dict()
-    for _ in range(steps_after):
-        if game.done:
-            break
-        action = random_legal_action(game.legal_mask(), rng)
-        for copy in copies:
-            np.testing.assert_array_equal(copy.legal_mask(), game.legal_mask())
-        expected = game.step(action)
-        for copy in copies:
-            got = copy.step(action)
-            np.testing.assert_array_equal(np.zeros(1) if got is None else got,
-                                          np.zeros(1) if expected is None else expected)
-            for seat in range(game.num_players):
-                np.testing.assert_array_equal(copy.observation(seat), game.observation(seat))
-            assert copy.view(0) == game.view(0)
-    for copy in copies:
-        assert copy.to_dict() == game.to_dict()
-
-
 def test_roundtrips():
     """clone / to_dict-from_dict through JSON / pickle reproduce the state and the play."""
     for kw in ({}, {"num_players": 6}, {"deals": (7,), "max_turns_per_deal": 80}):
         for seed in (0, 1):
-            _check_roundtrips(lambda: contract_rummy_v0.raw_env(**kw), seed, 120, 150)
+            check_roundtrips(lambda: contract_rummy_v0.raw_env(**kw), seed, 120, 150)
 
 
 def test_text_round_trip_all_ids():

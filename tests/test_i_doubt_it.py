@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import itertools
 import json
-import pickle
 from collections import Counter
 
 import numpy as np
 import pytest
 
 from rummy_env import i_doubt_it_v0
-from rummy_env.base import wrap
 from rummy_env.cards import CARD_TEXT, RANKS
 from rummy_env.games.i_doubt_it import IDoubtItGame, Options, num_plays
-from tests.harness import check_hidden_information, play_random_games, random_legal_action, run_pettingzoo_tests
+from tests.harness import (check_hidden_information, check_roundtrips, play_random_games, run_pettingzoo_tests)
 
 
 def setup(deal: dict, **opts) -> i_doubt_it_v0.raw_env:
@@ -553,58 +551,18 @@ def test_known_cards_are_public_lower_bounds():
 
 # ---------------------------------------------------------------------------------------------
 # API, round trips, texts, options, illegal actions
-class _ApiTestEnv(i_doubt_it_v0.raw_env):
-    """PettingZoo's api_test calls ``reset(options={"options": 1})``, which base.py refuses;
-    this shim drops option keys other than ``deal`` (reported to the lead; remove once base.py
-    accepts them)."""
-
-    def reset(self, seed=None, options=None):
-        super().reset(seed=seed, options={k: v for k, v in (options or {}).items() if k == "deal"} or None)
-
-
 def test_pettingzoo_api_4p():
-    run_pettingzoo_tests(lambda: wrap(_ApiTestEnv()))
+    run_pettingzoo_tests(lambda: i_doubt_it_v0.env())
 
 
 def test_pettingzoo_api_8p():
-    run_pettingzoo_tests(lambda: wrap(_ApiTestEnv(num_players=8)), num_cycles=200)
-
-
-def check_roundtrips_in_step(raw_env_fn, seed: int, steps_before: int = 40, steps_after: int = 200) -> None:
-    """``harness.check_roundtrips`` compares a copy's mask *before* its step with the game's
-    mask *after* its step (reported to the lead); this is the same check with the masks
-    compared at the same point of play."""
-    env = raw_env_fn()
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    game = env.game
-    for _ in range(steps_before):
-        game.step(random_legal_action(game.legal_mask(), rng))
-    copies = [game.clone(), type(game).from_dict(json.loads(json.dumps(game.to_dict()))),
-              pickle.loads(pickle.dumps(game))]
-    for copy in copies:
-        assert copy.to_dict() == game.to_dict()
-    for _ in range(steps_after):
-        if game.done:
-            break
-        action = random_legal_action(game.legal_mask(), rng)
-        for copy in copies:
-            np.testing.assert_array_equal(copy.legal_mask(), game.legal_mask())
-        expected = game.step(action)
-        for copy in copies:
-            got = copy.step(action)
-            np.testing.assert_array_equal(np.zeros(1) if got is None else got,
-                                          np.zeros(1) if expected is None else expected)
-            for seat in range(game.num_players):
-                np.testing.assert_array_equal(copy.observation(seat), game.observation(seat))
-    for copy in copies:
-        assert copy.to_dict() == game.to_dict()
+    run_pettingzoo_tests(lambda: i_doubt_it_v0.env(num_players=8), num_cycles=200)
 
 
 @pytest.mark.parametrize("opts", [{}, {"num_players": 9, "wrong_rank_claims": True, "play_to_end": True},
                                   {"num_players": 6, "max_cards_per_play": 8}])
 def test_roundtrips(opts):
-    check_roundtrips_in_step(lambda: i_doubt_it_v0.raw_env(**opts), seed=11)
+    check_roundtrips(lambda: i_doubt_it_v0.raw_env(**opts), seed=11)
 
 
 def test_text_roundtrip_every_action():

@@ -5,9 +5,13 @@ Plain Python + numpy. One explicit state class, :class:`ContractRummyGame`, and 
 the table is a list of pieces (natural ``c`` or ``52 + c`` = ``JK=<card>``) with its
 :class:`rummy_env.melds.Meld` shape. A whole match (every deal of ``deals``) is one episode.
 
-Legality is exact: CR-16 ("the rest of the contract can still be laid") and CR-28 (no dead ends)
-are decided by a depth-first search over the catalogue melds whose natural cards are in hand
-(:meth:`ContractRummyGame._complete`), at most three melds deep.
+Legality is exact: CR-16 ("the rest of the contract can still be laid"), CR-12 (deep takes) and
+CR-28 (no dead ends) are decided by a depth-first search over the catalogue melds whose natural
+cards are in hand (:meth:`ContractRummyGame._first`, :meth:`~ContractRummyGame._complete`; at most
+three melds deep, memoised per remaining hand), with an exact-cover search for contract 7 laid all
+at once (CR-17, :meth:`~ContractRummyGame._cover7`). Cheap necessary conditions prune first
+(:func:`coverable`, :func:`_segments`). Candidate melds come from lookup tables of the shared
+catalogue (:func:`catalogue`, built by :func:`rummy_env.melds.joker_catalogue`).
 """
 from __future__ import annotations
 
@@ -808,7 +812,6 @@ class ContractRummyGame:
         hand = self.hands[seat]
         total = self.hsize[seat]
         out = []
-        N = self.N
         if self.phase == DRAW:
             pile = self.pile
             if self.stock or len(pile) >= 2:
