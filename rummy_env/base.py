@@ -9,6 +9,7 @@ with ``illegal_action_penalty=True``, PettingZoo classic's -1-and-end convention
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Protocol
 
 import numpy as np
@@ -73,8 +74,8 @@ class Game(Protocol):
 class CardGameEnv(AECEnv):
     """PettingZoo AEC environment over a :class:`Game` engine.
 
-    Subclasses set ``metadata`` and implement :meth:`_make_options` (validate keyword options,
-    raising ``ValueError`` naming a bad one), :meth:`_new_game` and the sizes.
+    Subclasses set ``metadata``, ``reward_modes`` (default first) and ``options_class``, and
+    implement :meth:`_new_game` and :meth:`_sizes`.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False}
@@ -109,8 +110,16 @@ class CardGameEnv(AECEnv):
         self.game: Game | None = None
 
     # -- subclass hooks -------------------------------------------------------------------
+    options_class: type
+    """The game's ``Options`` dataclass; it validates values in ``__post_init__``."""
+
     def _make_options(self, **options: Any):
-        raise NotImplementedError
+        """``options_class(**options)``, refusing unknown names with a ``ValueError``."""
+        known = [f.name for f in dataclasses.fields(self.options_class)]
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown} for {self.metadata['name']}; options are {known}")
+        return self.options_class(**options)
 
     def _sizes(self) -> tuple[int, int]:
         """(observation length, number of actions) for ``self.options``."""

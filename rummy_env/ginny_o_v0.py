@@ -58,24 +58,14 @@ __all__ = ["env", "raw_env", "BOARD_PLANES", "OBS_BOARD_SHAPE", "OBS_BOARD_SIZE"
 class raw_env(CardGameEnv):
     metadata = {"name": "ginny_o_v0", "render_modes": ["ansi", "human", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
+    options_class = Options
     reward_modes = ("rank", "score_diff")
-
-    def _make_options(self, **options) -> Options:
-        return Options(**options)
 
     def _sizes(self) -> tuple[int, int]:
         return obs_size(self.options.num_players), NUM_ACTIONS
 
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> GinnyOGame:
         return GinnyOGame.new(self.options, rng, deal)
-
-    def render(self):
-        if self.render_mode == "rgb_array":
-            if self.game is None:
-                raise ValueError("call reset() before render()")
-            from .games.ginny_o_board import board_to_rgb
-            return board_to_rgb(self.game.view(self.game.current_player))
-        return super().render()
 
 
 def env(**kwargs):

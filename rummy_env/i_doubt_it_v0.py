@@ -94,14 +94,8 @@ class raw_env(CardGameEnv):
 
     metadata = {"name": "i_doubt_it_v0", "render_modes": ["ansi", "human", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
+    options_class = Options
     reward_modes = REWARD_MODES
-
-    def _make_options(self, **options: Any) -> Options:
-        unknown = set(options) - set(Options.field_names())
-        if unknown:
-            raise ValueError(f"unknown option(s) {sorted(unknown)} for i_doubt_it_v0: "
-                             f"expected some of {list(Options.field_names())}")
-        return Options(**options)
 
     def _sizes(self) -> tuple[int, int]:
         o = self.options

@@ -56,7 +56,6 @@ winners, -1 to the rest).
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -66,7 +65,6 @@ from .games.rummy import NUM_ACTIONS, REWARD_MODES, Options, RummyGame, observat
 
 __all__ = ["env", "raw_env", "Options", "RummyGame"]
 
-_OPTION_NAMES = frozenset(f.name for f in dataclasses.fields(Options))
 
 
 class raw_env(CardGameEnv):
@@ -74,13 +72,8 @@ class raw_env(CardGameEnv):
 
     metadata = {"name": "rummy_v0", "render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False,
                 "render_fps": 1}
+    options_class = Options
     reward_modes = REWARD_MODES
-
-    def _make_options(self, **options: Any) -> Options:
-        unknown = set(options) - _OPTION_NAMES
-        if unknown:
-            raise ValueError(f"unknown option(s) {sorted(unknown)}; rummy_v0 accepts {sorted(_OPTION_NAMES)}")
-        return Options(**options)
 
     def _sizes(self) -> tuple[int, int]:
         return observation_size(self.options.num_players), NUM_ACTIONS

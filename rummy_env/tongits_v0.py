@@ -69,14 +69,8 @@ from .games.tongits import NUM_ACTIONS, OBS_SIZE, Options, TongitsGame
 class raw_env(CardGameEnv):
     metadata = {"name": "tongits_v0", "render_modes": ["ansi", "human", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
+    options_class = Options
     reward_modes = ("chips", "win_loss")
-
-    def _make_options(self, **options: Any) -> Options:
-        known = set(Options.__dataclass_fields__)
-        unknown = set(options) - known
-        if unknown:
-            raise ValueError(f"unknown option(s) {sorted(unknown)} for tongits_v0; options are {sorted(known)}")
-        return Options(**options)
 
     def _sizes(self) -> tuple[int, int]:
         return OBS_SIZE, NUM_ACTIONS

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import deque
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -192,9 +192,6 @@ class Options:
             raise ValueError(f"max_plays must be an int >= 1, got {self.max_plays!r}")
         object.__setattr__(self, "max_plays", int(self.max_plays))
 
-    @classmethod
-    def field_names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
 
 
 DEAL_KEYS = ("dealer", "hands", "discard", "rank", "to_play", "stock")
