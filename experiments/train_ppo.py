@@ -176,6 +176,8 @@ class Arena:
         self.kind = np.zeros(num_envs, np.int64)
         self.slot = np.zeros(num_envs, np.int64)
         self.env_steps = 0
+        self.carry = np.zeros(num_envs, np.float64)
+        """learner rewards of a new episode before the learner's first turn: go to its first transition"""
         self.episodes: list[tuple[int, float, float, int]] = []
         """finished episodes since the last :meth:`take_episodes`: (kind, return, win share, length)"""
         for i in range(num_envs):
@@ -240,7 +242,9 @@ class Arena:
             if not ids.size:
                 return
             r, d = self.step(ids, self.opponent_actions(ids, obs, mask, seat, pool_act))
-            reward[ids] += r
+            over = ended[ids]  # rewards after an episode's end belong to the next episode's learner
+            reward[ids] += np.where(over, 0.0, r)
+            self.carry[ids] += np.where(over, r, 0.0)
             ended[ids] |= d
 
     def take_episodes(self) -> list[tuple[int, float, float, int]]:
@@ -485,6 +489,8 @@ class Trainer:
         mask_b = torch.zeros((T, N, vg.num_actions), dtype=torch.bool)
         act_b = torch.zeros((T, N), dtype=torch.long)
         logp_b, val_b, rew_b, end_b = (torch.zeros((T, N)) for _ in range(4))
+        # Fresh deals may start with an opponent to act (a no-op once every game waits for the learner).
+        arena.advance(everyone, np.zeros(N), np.ones(N, bool), self.pool_act)
         for t in range(T):
             obs, mask, _ = vg.observe()
             obs_t, mask_t = torch.from_numpy(obs), torch.from_numpy(mask).bool()
@@ -494,8 +500,9 @@ class Trainer:
                 action = dist.sample()
                 logp = dist.log_prob(action)
             obs_b[t], mask_b[t], act_b[t], logp_b[t], val_b[t] = obs_t, mask_t, action, logp, value
+            carry, arena.carry = arena.carry, np.zeros(N)
             reward, ended = arena.step(everyone, action.numpy())
-            reward = reward.astype(np.float64)
+            reward = reward + carry
             arena.advance(everyone, reward, ended, self.pool_act)
             rew_b[t] = torch.from_numpy(reward * args.reward_scale).float()
             end_b[t] = torch.from_numpy(ended.astype(np.float32))

@@ -13,8 +13,8 @@
   with a seed drawn from the env's generator, so an episode is reproducible from ``reset(seed=...)``.
 * ``step`` applies the learner's action, then lets the opponents play until it is the learner's
   turn again or the episode ends. The reward is the learner's rewards summed over that stretch
-  (its own step and every opponent step after it), so the episode return equals the seat's return
-  in the AEC env. ``terminated``/``truncated`` follow the engine (truncated: ended by a cap).
+  (its own step and every opponent step after it; the first step also carries what the seat got
+  before its first turn), so the episode's rewards add up to the seat's return in the AEC env. ``terminated``/``truncated`` follow the engine (truncated: ended by a cap).
 * A deal that ends before the learner's first turn is replaced by a new one (from the same
   generator), so every ``reset`` returns a position where the learner has a legal action.
 * Illegal learner actions: by default (``illegal_action_penalty=True``, PettingZoo classic's
@@ -74,6 +74,7 @@ class SingleAgentEnv(gym.Env):
         self._seat_agents: dict[int, Agent] = {}
         self._returns = np.zeros(n, np.float64)
         self._ended = False
+        self._carry = 0.0
 
     # -- helpers ------------------------------------------------------------------------------
     def _play_opponents(self) -> float:
@@ -127,7 +128,7 @@ class SingleAgentEnv(gym.Env):
             self.game = self.raw._new_game(rng, deal)
             self._returns[:] = 0.0
             self._ended = False
-            self._play_opponents()
+            self._carry = self._play_opponents()
             if not self.game.done:
                 break
             if deal is not None:
@@ -151,7 +152,8 @@ class SingleAgentEnv(gym.Env):
                     "illegal_action": text}
             self._ended = True
             return game.observation(self.seat), -1.0, True, False, info
-        reward = self._add(game.step(a))
+        reward = self._carry + self._add(game.step(a))
+        self._carry = 0.0
         reward += self._play_opponents()
         terminated = game.done and not game.truncated
         truncated = game.done and game.truncated

@@ -196,3 +196,24 @@ def test_conv_policy_on_board_planes():
     y = x.clone()
     y[0, :int(np.prod(ginny_o_v0.OBS_BOARD_SHAPE))] = 1.0
     assert not torch.allclose(net(x)[0], net(y)[0])
+
+
+def test_rollout_rows_are_learner_turns(tmp_path):
+    """Every stored transition is a decision of the learner's seat in that game (the observation
+    is the learner's, taken when it was to act), including the first one of a run."""
+    torch.set_num_threads(1)
+    trainer = tp.Trainer(_args(tmp_path, "--total-timesteps", "64"))
+    seats_at_start = trainer.arena.learner.copy()
+    to_act = trainer.arena.vg.current_players()
+    assert (to_act != seats_at_start).any(), "no game starts with an opponent to act: the test is void"
+    vg = trainer.arena.vg
+    real_observe, seen = vg.observe, []
+
+    def observe(env_ids=None):
+        if env_ids is None:  # the rollout's observation of every game, for the learner's move
+            seen.append(bool((vg.current_players() == trainer.arena.learner).all()))
+        return real_observe(env_ids)
+
+    vg.observe = observe
+    trainer.collect()
+    assert seen and all(seen)
