@@ -14,7 +14,8 @@
 * ``step`` applies the learner's action, then lets the opponents play until it is the learner's
   turn again or the episode ends. The reward is the learner's rewards summed over that stretch
   (its own step and every opponent step after it; the first step also carries what the seat got
-  before its first turn), so the episode's rewards add up to the seat's return in the AEC env. ``terminated``/``truncated`` follow the engine (truncated: ended by a cap).
+  before its first turn), so the episode's rewards add up to the seat's return in the AEC env.
+  ``terminated``/``truncated`` follow the engine (truncated: ended by a cap).
 * A deal that ends before the learner's first turn is replaced by a new one (from the same
   generator), so every ``reset`` returns a position where the learner has a legal action.
 * Illegal learner actions: by default (``illegal_action_penalty=True``, PettingZoo classic's

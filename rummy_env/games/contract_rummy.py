@@ -210,20 +210,53 @@ def _at_least(vs: list, k: int) -> int:
 def coverable(pm: int, jokers: int, min_run: int) -> int:
     """Natural cards of ``pm`` that lie in a window of ``min_run`` run positions of their suit
     holding at least ``min_run - jokers`` cards of ``pm`` (a necessary condition for being in
-    a run, CR-14)."""
+    a run, CR-14). Per suit from a lookup cache (:func:`_cover_suit`)."""
     out = 0
-    starts = (1 << (15 - min_run)) - 1
-    for s in range(4):
-        x = (pm >> (13 * s)) & 0x1FFF
-        if not x:
-            continue
-        x14 = x | ((x & 1) << 13)
-        w = _at_least([x14 >> i for i in range(min_run)], min_run - jokers) & starts
-        cov = 0
-        for i in range(min_run):
-            cov |= w << i
-        out |= (((cov & 0x1FFF) | (cov >> 13 & 1)) & x) << (13 * s)
+    base = (jokers << 3 | min_run) << 13
+    for s in (0, 13, 26, 39):
+        x = (pm >> s) & 0x1FFF
+        if x:
+            got = _COVER.get(base | x)
+            if got is None:
+                got = _COVER[base | x] = _cover_suit(x, jokers, min_run)
+            out |= got << s
     return out
+
+
+_COVER: dict = {}
+
+
+def _cover_suit(x: int, jokers: int, min_run: int) -> int:
+    """:func:`coverable` for one suit's 13-bit rank mask ``x``."""
+    starts = (1 << (15 - min_run)) - 1
+    x14 = x | ((x & 1) << 13)
+    w = _at_least([x14 >> i for i in range(min_run)], min_run - jokers) & starts
+    cov = 0
+    for i in range(min_run):
+        cov |= w << i
+    return ((cov & 0x1FFF) | (cov >> 13 & 1)) & x
+
+
+_NAT_RUNS: dict = {}
+
+
+def _nat_runs(x: int, min_run: int) -> int:
+    """At least the number of disjoint joker-free runs that one deck's cards of a suit (13-bit
+    rank mask ``x``) can form: maximal gap-free stretches of positions 1..14, the ace counted at
+    both ends, each holding ``len // min_run`` runs (an upper bound, CR-14)."""
+    key = x << 3 | min_run
+    got = _NAT_RUNS.get(key)
+    if got is None:
+        x14 = x | ((x & 1) << 13)
+        got = size = 0
+        for p in range(15):
+            if x14 >> p & 1:
+                size += 1
+            else:
+                got += size // min_run
+                size = 0
+        _NAT_RUNS[key] = got
+    return got
 
 
 _SEGMENTS: dict = {}
@@ -265,6 +298,7 @@ class ContractRummyGame:
         self.M = 3 * n
         self.J = options.jokers
         self.cat = catalogue(self.J, options.min_run_length)
+        self.multi = options.decks > 1
         self.A_DISC = self.N + 1
         self.A_MELD = self.N + 54
         self.A_LAY = self.A_MELD + self.cat.size
@@ -564,6 +598,51 @@ class ContractRummyGame:
                 out.extend(cat.runs_with(c, rk, 1 if cnt[13 * s] >= 2 else 0, j))
         return out
 
+    def _may_lay(self, cnt: list, pm: int, a: int, b: int) -> bool:
+        """Cheap necessary condition for laying ``a`` sets and ``b`` runs from ``cnt`` (``pm``: its
+        presence): joker-free sets come from ranks with 3+ suits, joker-free runs from stretches
+        of ``min_run_length`` present positions, and every other meld holds a joker of its own."""
+        need = 0
+        if a:
+            w = pm & 0x1FFF
+            x = pm >> 13 & 0x1FFF
+            y = pm >> 26 & 0x1FFF
+            z = pm >> 39
+            ok = (w & x & (y | z)) | (y & z & (w | x))
+            if self.multi:
+                sets = 0
+                while ok:
+                    low = ok & -ok
+                    ok ^= low
+                    r = low.bit_length() - 1
+                    sets += (cnt[r] + cnt[13 + r] + cnt[26 + r] + cnt[39 + r]) // 3
+            else:
+                sets = ok.bit_count()
+            if a > sets:
+                need = a - sets
+                if need > cnt[52]:
+                    return False
+        if b:
+            mr = self.opts.min_run_length
+            runs = 0
+            for s in (0, 13, 26, 39):
+                x = (pm >> s) & 0x1FFF
+                if x:
+                    if self.multi:
+                        cov = coverable(x, 0, mr)
+                        k = 0
+                        while cov:
+                            low = cov & -cov
+                            cov ^= low
+                            k += cnt[s + low.bit_length() - 1]
+                        runs += k // mr
+                    else:
+                        got = _NAT_RUNS.get(x << 3 | mr)
+                        runs += _nat_runs(x, mr) if got is None else got
+            if b > runs:
+                need += b - runs
+        return need <= cnt[52]
+
     def _runs_ok(self, i: int, runs: list) -> bool:
         """CR-9 between run ``i`` and the contract's other runs."""
         s, lo, hi = self.cat.run_key[i]
@@ -753,6 +832,8 @@ class ContractRummyGame:
         runs = [(sh.suit, sh.lo, sh.hi) for sh in (self.melds[k][1] for k in self.laid) if sh.kind == ml.RUN]
         a = self.need_sets - (len(self.laid) - len(runs))
         b = self.need_runs - len(runs)
+        if not self._may_lay(cnt, self.pms[seat], a, b):
+            return []
         return self._first(cnt, self.pms[seat], self.hsize[seat], a, b, runs, self.must, self.banned, False,
                            [])
 
@@ -907,7 +988,7 @@ class ContractRummyGame:
             c = pile[-K]
             cnt[c] += 1
             if c == JOKER:
-                if self._first(cnt, pm, total + K, a, b, [], c, -1, True, []):
+                if self._may_lay(cnt, pm, a, b) and self._first(cnt, pm, total + K, a, b, [], c, -1, True, []):
                     out.append(K)
                 continue
             pm |= BIT[c]
@@ -937,7 +1018,8 @@ class ContractRummyGame:
                         if w.bit_count() + j >= mr:
                             possible = True
                             break
-            if possible and self._first(cnt, pm, total + K, a, b, [], c, -1, True, []):
+            if possible and self._may_lay(cnt, pm, a, b) and self._first(cnt, pm, total + K, a, b, [], c, -1,
+                                                                          True, []):
                 out.append(K)
         return out
 
