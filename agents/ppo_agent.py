@@ -122,6 +122,7 @@ class PPOAgent(Agent):
     the masked policy, seeded by :meth:`reset`."""
 
     name = "ppo"
+    uses_view = False
 
     def __init__(self, net: PolicyNet, greedy: bool = True, game: str | None = None):
         self.net = net

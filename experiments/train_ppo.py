@@ -112,6 +112,8 @@ class Args:
     progress: bool = True
     benchmark: float = 0.0
     """instead of training: time self-play (every seat by the untrained policy) for this many seconds"""
+    eval_only: bool = False
+    """instead of training: evaluate the --init-from network (untrained without it), print win shares with 95% CIs"""
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -368,7 +370,8 @@ def compute_gae(rewards, ended, values, next_value, gamma, lam):
     return advantages, advantages + values
 
 
-_FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark")
+_FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark",
+              "eval_only")
 """Arguments a resumed run may change."""
 
 
@@ -546,35 +549,63 @@ class Trainer:
         self.train_rows.append(row)
         return row
 
+    def play_eval(self, spec: str, n_ep: int) -> list[tuple[int, float, float, int]]:
+        """The greedy policy plays ``n_ep`` games against ``spec`` (its seat rotating); the episodes
+        as :meth:`Arena.take_episodes` gives them. The deals depend on the seed and the update only."""
+        arena = Arena(self.key, n_ep, self.args.seed + 1_000_003 + self.update, self.options, [spec], [1.0],
+                      "0", new_episodes=False)
+        for i in range(n_ep):
+            arena.new_episode(i, seat=i % arena.n, kind=0)
+        live = np.ones(n_ep, bool)
+        while live.any():
+            ids = np.flatnonzero(live)
+            obs, mask, seat = arena.vg.observe(ids)
+            mine = seat == arena.learner[ids]
+            actions = np.empty(len(ids), np.int64)
+            if mine.any():
+                actions[mine] = self.net.act(obs[mine], mask[mine], greedy=True)
+            if (~mine).any():
+                actions[~mine] = arena.opponent_actions(ids[~mine], obs[~mine], mask[~mine], seat[~mine], None)
+            _, done = arena.step(ids, actions)
+            live[ids[done]] = False
+        return arena.take_episodes()
+
     def evaluate(self) -> list[dict]:
         """Greedy policy vs each eval opponent, ``eval_episodes`` games each, seats rotating."""
-        args = self.args
         rows = []
         for spec in self.eval_specs:
-            n_ep = args.eval_episodes
-            arena = Arena(self.key, n_ep, args.seed + 1_000_003 + self.update, self.options, [spec], [1.0],
-                          "0", new_episodes=False)
-            for i in range(n_ep):
-                arena.new_episode(i, seat=i % arena.n, kind=0)
-            live = np.ones(n_ep, bool)
-            while live.any():
-                ids = np.flatnonzero(live)
-                obs, mask, seat = arena.vg.observe(ids)
-                mine = seat == arena.learner[ids]
-                actions = np.empty(len(ids), np.int64)
-                if mine.any():
-                    actions[mine] = self.net.act(obs[mine], mask[mine], greedy=True)
-                if (~mine).any():
-                    actions[~mine] = arena.opponent_actions(ids[~mine], obs[~mine], mask[~mine], seat[~mine], None)
-                _, done = arena.step(ids, actions)
-                live[ids[done]] = False
-            eps = arena.take_episodes()
+            eps = self.play_eval(spec, self.args.eval_episodes)
             rows.append({"update": self.update, "global_step": self.global_step, "opponent": spec,
                          "episodes": len(eps), "win_share": float(np.mean([e[2] for e in eps])),
                          "mean_return": float(np.mean([e[1] for e in eps])),
                          "mean_length": float(np.mean([e[3] for e in eps]))})
         self.eval_rows.extend(rows)
         return rows
+
+
+def evaluate_only(args: Args) -> list[dict]:
+    """``--eval-only``: the greedy ``--init-from`` network (without it: the run's untrained network,
+    the same initial weights as a training run with these arguments) plays ``--eval-episodes``
+    games against each ``--eval-opponents``; win share, its standard error, a normal 95% CI and
+    par (1/n). The deals are those of the run's update-0 evaluation, so a before/after pair plays
+    the same deals from the same seats."""
+    torch.set_num_threads(args.torch_threads)
+    trainer = Trainer(args)
+    rows = []
+    for spec in trainer.eval_specs:
+        start = time.perf_counter()
+        eps = trainer.play_eval(spec, args.eval_episodes)
+        shares = np.array([e[2] for e in eps])
+        mean = float(shares.mean())
+        se = float(shares.std(ddof=1) / np.sqrt(len(shares))) if len(shares) > 1 else float("nan")
+        rows.append({"policy": args.init_from or "untrained", "opponent": spec, "games": len(eps),
+                     "win_share": round(mean, 4), "se": round(se, 4),
+                     "ci95_low": round(mean - 1.96 * se, 4), "ci95_high": round(mean + 1.96 * se, 4),
+                     "par": round(1.0 / trainer.arena.n, 4),
+                     "mean_return": round(float(np.mean([e[1] for e in eps])), 4),
+                     "mean_length": round(float(np.mean([e[3] for e in eps])), 1),
+                     "seconds": round(time.perf_counter() - start, 1)})
+    return rows
 
 
 def train(args: Args) -> Trainer:
@@ -647,6 +678,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.benchmark:
         print(benchmark_selfplay(args))
+        return
+    if args.eval_only:
+        for row in evaluate_only(args):
+            print(json.dumps(row))
         return
     trainer = train(args)
     for row in trainer.eval_rows[-len(trainer.eval_specs):]:

@@ -82,15 +82,8 @@ def classify(pieces: Sequence[int], ace_high: bool = False, min_run: int = 3) ->
     cards = [p - NUM_CARDS if p >= NUM_CARDS else p for p in pieces]
     rank0 = RANK_OF[cards[0]]
     if all(RANK_OF[c] == rank0 for c in cards):
-        if n > 4:
-            return None
-        suits = 0
-        for c in cards:
-            bit = 1 << SUIT_OF[c]
-            if suits & bit:
-                return None
-            suits |= bit
-        return Meld(SET, rank0, -1, 0, 0, suits, n)
+        suits = _set_suits(cards)
+        return None if suits < 0 else Meld(SET, rank0, -1, 0, 0, suits, n)
     suit0 = SUIT_OF[cards[0]]
     if n < min_run or any(SUIT_OF[c] != suit0 for c in cards):
         return None
@@ -102,6 +95,19 @@ def classify(pieces: Sequence[int], ace_high: bool = False, min_run: int = 3) ->
         if _consecutive(high):
             return Meld(RUN, 0, suit0, high[0], high[-1], 0, n)
     return None
+
+
+def _set_suits(cards: list[int]) -> int:
+    """4-bit suit mask of same-rank cards forming a set (at most 4, distinct suits), else -1."""
+    if len(cards) > 4:
+        return -1
+    suits = 0
+    for c in cards:
+        bit = 1 << SUIT_OF[c]
+        if suits & bit:
+            return -1
+        suits |= bit
+    return suits
 
 
 def _consecutive(ranks: list[int]) -> bool:
@@ -227,15 +233,7 @@ def line_meld(pieces: Sequence[int], descending: bool = True) -> str | None:
     cards = [p - NUM_CARDS if p >= NUM_CARDS else p for p in pieces]
     rank0 = RANK_OF[cards[0]]
     if all(RANK_OF[c] == rank0 for c in cards):
-        if n > 4:
-            return None
-        suits = 0
-        for c in cards:
-            bit = 1 << SUIT_OF[c]
-            if suits & bit:
-                return None
-            suits |= bit
-        return SET
+        return SET if _set_suits(cards) >= 0 else None
     suit0 = SUIT_OF[cards[0]]
     if any(SUIT_OF[c] != suit0 for c in cards):
         return None

@@ -115,6 +115,8 @@ def test_play_game_resets_agents_every_episode_and_accumulates_returns():
     calls = []
 
     class Recording(RandomAgent):
+        uses_view = True
+
         def reset(self, seat, seed=None):
             calls.append((seat, seed))
             super().reset(seat, seed)

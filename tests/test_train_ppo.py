@@ -217,3 +217,20 @@ def test_rollout_rows_are_learner_turns(tmp_path):
     vg.observe = observe
     trainer.collect()
     assert seen and all(seen)
+
+
+def test_eval_only_matches_the_runs_update0_evaluation(tmp_path):
+    """``--eval-only`` without ``--init-from`` plays the run's untrained network on the deals of the
+    run's update-0 evaluation (same win share as eval.csv's first row); the CI is mean +- 1.96 SE;
+    with ``--init-from`` it plays the trained network; PPOAgent does not read the view."""
+    tp.train(_args(tmp_path, "--total-timesteps", "64", "--eval-episodes", "6"))
+    first = _rows(tmp_path / "eval.csv")[0]
+    rows = tp.evaluate_only(_args(tmp_path, "--eval-episodes", "6", "--eval-only"))
+    (row,) = rows
+    assert row["policy"] == "untrained" and row["opponent"] == "random" and row["games"] == 6
+    assert row["win_share"] == pytest.approx(float(first["win_share"]), abs=1e-4)
+    assert row["par"] == 0.5 and row["ci95_low"] == pytest.approx(row["win_share"] - 1.96 * row["se"], abs=2e-4)
+    trained = tp.evaluate_only(_args(tmp_path, "--eval-episodes", "6", "--eval-only",
+                                     "--init-from", str(tmp_path / "policy.pt")))
+    assert trained[0]["policy"].endswith("policy.pt") and trained[0]["games"] == 6
+    assert load_ppo_agent(str(tmp_path / "policy.pt"), "rummy").uses_view is False

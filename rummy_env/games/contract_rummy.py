@@ -133,25 +133,33 @@ class _Catalogue:
             dbl = len(self.nat[i]) != len(set(self.nat[i]))
             rows[self.shape[i].suit].append((i, ranks, dbl, self.njk[i]))
         self.suit_runs = [tuple(np.array(col, dtype=np.int64) for col in zip(*r)) for r in rows]
+        self.suit_runs_small = [tuple(np.array(col, dtype=np.int64) for col in zip(*(e for e in r
+                                                                                   if self.length[e[0]] == min_run)))
+                                for r in rows]
+        self.min_run = min_run
+        self.set_table3 = [tuple(i for i in e if self.length[i] == 3) for e in self.set_table]
+        """``set_table`` with the 3-piece sets only (the minimal sets, see ``ContractRummyGame._cands``)."""
         self.run_cache: dict[int, tuple[int, ...]] = {}
         self.with_cache: dict[int, tuple[int, ...]] = {}
 
-    def runs_with(self, c: int, ranks: int, dbl: int, j: int) -> tuple[int, ...]:
+    def runs_with(self, c: int, ranks: int, dbl: int, j: int, small: int = 0) -> tuple[int, ...]:
         """``runs_for`` of card ``c``'s suit, only the runs holding a natural ``c``."""
-        key = (c << 16) | (dbl << 15) | (j << 13) | ranks
+        key = (small << 22) | (c << 16) | (dbl << 15) | (j << 13) | ranks
         got = self.with_cache.get(key)
         if got is None:
-            got = tuple(i for i in self.runs_for(SUIT_OF[c], ranks, dbl, j) if c in self.nat[i])
+            got = tuple(i for i in self.runs_for(SUIT_OF[c], ranks, dbl, j, small) if c in self.nat[i])
             if len(self.with_cache) > 100_000:
                 self.with_cache.clear()
             self.with_cache[key] = got
         return got
 
-    def runs_for(self, suit: int, ranks: int, dbl: int, j: int) -> tuple[int, ...]:
-        key = (suit << 16) | (dbl << 15) | (j << 13) | ranks
+    def runs_for(self, suit: int, ranks: int, dbl: int, j: int, small: int = 0) -> tuple[int, ...]:
+        """Runs of ``suit`` whose natural ranks are in ``ranks`` with at most ``j`` jokers (``dbl``:
+        two natural aces held); ``small``: only the runs of ``min_run`` pieces."""
+        key = (small << 18) | (suit << 16) | (dbl << 15) | (j << 13) | ranks
         got = self.run_cache.get(key)
         if got is None:
-            idx, rk, d, nj = self.suit_runs[suit]
+            idx, rk, d, nj = (self.suit_runs_small if small else self.suit_runs)[suit]
             ok = (nj <= j) & ((rk & ~ranks) == 0)
             if not dbl:
                 ok &= d == 0
@@ -163,6 +171,7 @@ class _Catalogue:
 
 
 _CATALOGUES: dict[tuple[int, int], _Catalogue] = {}
+_DISC_TABS: dict[int, tuple] = {}
 
 
 def catalogue(jokers: int, min_run: int) -> _Catalogue:
@@ -300,6 +309,8 @@ class ContractRummyGame:
         self.cat = catalogue(self.J, options.min_run_length)
         self.multi = options.decks > 1
         self.A_DISC = self.N + 1
+        self._disc_tabs = _DISC_TABS.setdefault(self.A_DISC, ({}, {}, {}, {}))
+        """Per suit: 13-bit rank mask -> its ``discard`` action ids (shared by equal packs)."""
         self.A_MELD = self.N + 54
         self.A_LAY = self.A_MELD + self.cat.size
         self.A_SWAP = self.A_LAY + 104 * self.M
@@ -309,6 +320,12 @@ class ContractRummyGame:
         """Contract 7 under ``deal7_all_at_once`` (CR-17) in the deal being played."""
         self.layout = _obs_layout(options)
         self.obs_size = self.layout[1]
+        off = self.layout[0]
+        self._zeros = memoryview(np.zeros(self.obs_size, dtype=np.float32))
+        """Zeros to clear observation slices with (memoryview slice copies)."""
+        self._offs = tuple(off[k] for k in ("pile_counts", "table_cards", "picked_up", "must_use", "banned",
+                                            "deal_index", "contract", "phase", "pile_size", "down",
+                                            "contract_laid", "melds"))
         self._mask = None
 
     # ------------------------------------------------------------------ set-up
@@ -484,8 +501,9 @@ class ContractRummyGame:
                            [p - NUM_CARDS for p in pieces if p >= NUM_CARDS] if shape.kind == ml.RUN else []])
 
     def _sync_np(self) -> None:
-        """Rebuild the float32 mirrors of hands, pick-ups, pile and table (for observations)
-        and the presence bitmask of each hand."""
+        """Rebuild the float32 mirrors of hands, pick-ups, pile and table (for observations),
+        the presence bitmask of each hand, and every seat's observation buffer."""
+        n = self.num_players
         self.pms = [self._presence(h) for h in self.hands]
         self.hand_np = np.array(self.hands, dtype=np.float32)
         self.known_np = np.array(self.known, dtype=np.float32)
@@ -493,13 +511,28 @@ class ContractRummyGame:
         for c in self.pile:
             self.pile_np[c] += 1
         self.pub = np.zeros(self.obs_size, dtype=np.float32)
-        """Seat-independent part of the observation, refreshed where ``_pile_dirty`` /
-        ``_table_dirty`` say (the owner slots of the melds stay 0 here)."""
-        self._pile_dirty = True
+        self._pubmv = memoryview(self.pub)
+        """Seat-independent slices of the observation (pile and table; the owner slots of the
+        melds stay 0 here)."""
+        self._obs = np.zeros((n, self.obs_size), dtype=np.float32)
+        """Each seat's observation, brought up to date slice by slice when it is asked for."""
+        self._orows = list(self._obs)
+        self._omv = [memoryview(o) for o in self._obs]
+        self._hmv = [memoryview(h) for h in self.hand_np]
+        self._kmv = [memoryview(k) for k in self.known_np]
+        self._pmv = memoryview(self.pile_np)
+        """memoryviews of the arrays above: item and slice writes through them are cheaper."""
+        self._seen = [[-1] * 8 for _ in range(n)]
+        """Per seat: the versions (hand, pile, table, pick-ups, seldom) its buffer shows, then the
+        indices of its must-use, banned and phase ones (-1: none)."""
+        self._vh = [0] * n
+        self._vp = self._vk = self._vd = self._vt = 0
+        self._pub_vp = -1
         self._table_np()
 
     def _table_np(self) -> None:
-        """Table part of the observation: piece counts, swappable jokers, one row per meld."""
+        """Table part of the observation (in ``pub``): piece counts, swappable jokers, one row
+        per meld."""
         table = [0] * 53
         jk = [0] * 52
         feats = np.zeros((self.M, _SLOT), dtype=np.float32)
@@ -530,10 +563,16 @@ class ContractRummyGame:
             row[52] = nj
             row[53] = sh.size / 14.0
             feats[k] = row
-        self.mfeat = feats
-        self._table_dirty = True
-        self.table_np = np.array(table, dtype=np.float32)
-        self.table_jk = np.array(jk, dtype=np.float32)
+        off = self.layout[0]
+        pub = self.pub
+        b = off["table_cards"]
+        pub[b:b + 53] = table
+        b = off["table_jokers"]
+        pub[b:b + 52] = jk
+        b = off["melds"]
+        slot = _SLOT + self.num_players
+        pub[b:b + self.M * slot].reshape(self.M, slot)[:, :_SLOT] = feats
+        self._vt += 1
 
     def _touch(self) -> None:
         self._mask = None
@@ -548,13 +587,18 @@ class ContractRummyGame:
                 pm |= BIT[c]
         return pm
 
-    def _cands(self, cnt: list, pm: int, sets: bool, runs: bool) -> list:
-        """Catalogue melds whose natural cards and jokers are in ``cnt`` (``pm``: its presence)."""
+    def _cands(self, cnt: list, pm: int, sets: bool, runs: bool, small: int = 0) -> list:
+        """Catalogue melds whose natural cards and jokers are in ``cnt`` (``pm``: its presence).
+
+        ``small``: only the minimal melds (3-piece sets, ``min_run_length``-piece runs). Every
+        meld holds a minimal one holding any given piece of it, with a smaller run extent (CR-9),
+        so where only the existence of a whole contract matters (no banned card, CR-28, and not
+        contract 7 laid all at once, CR-17) the minimal melds decide it exactly."""
         cat = self.cat
         j = cnt[52] if cnt[52] < self.J else self.J
         out: list = []
         if sets:
-            tab = cat.set_table
+            tab = cat.set_table3 if small else cat.set_table
             a = pm & 0x1FFF
             b = pm >> 13 & 0x1FFF
             c = pm >> 26 & 0x1FFF
@@ -572,30 +616,44 @@ class ContractRummyGame:
                 out.extend(tab[(r * 16 + ((a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3))
                                * 3 + j])
         if runs:
-            need = self.opts.min_run_length - j
+            mr = self.opts.min_run_length
+            need = mr - j
             for s in range(4):
                 rk = (pm >> (13 * s)) & 0x1FFF
                 if rk and rk.bit_count() >= need:
-                    out.extend(cat.runs_for(s, rk, 1 if cnt[13 * s] >= 2 else 0, j))
+                    # only cards in a window of min_run positions with enough of them can be in a run:
+                    # keying the cache on those alone makes it hit far more often
+                    key = ((j << 3 | mr) << 13) | rk
+                    rk = _COVER.get(key)
+                    if rk is None:
+                        rk = _COVER[key] = _cover_suit(key & 0x1FFF, j, mr)
+                    if rk:
+                        out.extend(cat.runs_for(s, rk, 1 if cnt[13 * s] >= 2 else 0, j, small))
         return out
 
-    def _cands_with(self, cnt: list, pm: int, c: int, sets: bool, runs: bool) -> list:
+    def _cands_with(self, cnt: list, pm: int, c: int, sets: bool, runs: bool, small: int = 0) -> list:
         """The candidates (:meth:`_cands`) holding a natural ``c`` (``JOKER``: a joker)."""
         cat = self.cat
         if c == JOKER:
-            return [i for i in self._cands(cnt, pm, sets, runs) if cat.njk[i]]
+            return [i for i in self._cands(cnt, pm, sets, runs, small) if cat.njk[i]]
         j = cnt[52] if cnt[52] < self.J else self.J
         out: list = []
         r = RANK_OF[c] - 1
         if sets:
             x = pm >> r
-            out.extend(i for i in cat.set_table[(r * 16 + ((x & 1) | (x >> 12 & 2) | (x >> 24 & 4) | (x >> 36 & 8)))
+            out.extend(i for i in (cat.set_table3 if small else cat.set_table)[(r * 16 + ((x & 1) | (x >> 12 & 2) | (x >> 24 & 4) | (x >> 36 & 8)))
                                                  * 3 + j] if c in cat.nat[i])
         if runs:
             s = SUIT_OF[c]
             rk = (pm >> (13 * s)) & 0x1FFF
-            if rk.bit_count() >= self.opts.min_run_length - j:
-                out.extend(cat.runs_with(c, rk, 1 if cnt[13 * s] >= 2 else 0, j))
+            mr = self.opts.min_run_length
+            if rk.bit_count() >= mr - j:
+                key = ((j << 3 | mr) << 13) | rk
+                rk = _COVER.get(key)
+                if rk is None:
+                    rk = _COVER[key] = _cover_suit(key & 0x1FFF, j, mr)
+                if rk >> r & 1:
+                    out.extend(cat.runs_with(c, rk, 1 if cnt[13 * s] >= 2 else 0, j, small))
         return out
 
     def _may_lay(self, cnt: list, pm: int, a: int, b: int) -> bool:
@@ -703,7 +761,7 @@ class ContractRummyGame:
             return got
         cat = self.cat
         ok = False
-        for i in self._cands(cnt, pm, a > 0, a == 0):
+        for i in self._cands(cnt, pm, a > 0, a == 0, banned < 0):
             if a == 0 and not self._runs_ok(i, runs):
                 continue
             pm2 = self._take(cnt, pm, i)
@@ -785,7 +843,7 @@ class ContractRummyGame:
             if not self._cover_ok(cands, pm):
                 return []
         if only and must >= 0:  # existence: the meld with the must-use card may come first
-            cands = self._cands_with(cnt, pm, must, a > 0, b > 0)
+            cands = self._cands_with(cnt, pm, must, a > 0, b > 0, banned < 0 and not self.all7)
         elif not self.all7:
             cands = self._cands(cnt, pm, a > 0, b > 0)
         out = []
@@ -828,12 +886,16 @@ class ContractRummyGame:
     def _legal_melds(self) -> list:
         """CR-15/CR-16: every ``meld`` that keeps the rest of the contract layable."""
         seat = self.current_player
-        cnt = list(self.hands[seat])
-        runs = [(sh.suit, sh.lo, sh.hi) for sh in (self.melds[k][1] for k in self.laid) if sh.kind == ml.RUN]
-        a = self.need_sets - (len(self.laid) - len(runs))
-        b = self.need_runs - len(runs)
-        if not self._may_lay(cnt, self.pms[seat], a, b):
+        if self.laid:
+            runs = [(sh.suit, sh.lo, sh.hi) for sh in (self.melds[k][1] for k in self.laid) if sh.kind == ml.RUN]
+            a = self.need_sets - (len(self.laid) - len(runs))
+            b = self.need_runs - len(runs)
+        else:
+            runs = []
+            a, b = self.need_sets, self.need_runs
+        if not self._may_lay(self.hands[seat], self.pms[seat], a, b):
             return []
+        cnt = list(self.hands[seat])
         return self._first(cnt, self.pms[seat], self.hsize[seat], a, b, runs, self.must, self.banned, False,
                            [])
 
@@ -945,13 +1007,16 @@ class ContractRummyGame:
         pm = self.pms[seat]
         if 0 <= self.banned < NUM_CARDS:
             pm &= ~BIT[self.banned]
-        A_DISC = self.A_DISC
-        while pm:
-            low = pm & -pm
-            pm ^= low
-            out.append(A_DISC + low.bit_length() - 1)
+        tabs = self._disc_tabs
+        for s in range(4):
+            x = (pm >> (13 * s)) & 0x1FFF
+            if x:
+                got = tabs[s].get(x)
+                if got is None:
+                    got = tabs[s][x] = tuple(self.A_DISC + 13 * s + r for r in range(13) if x >> r & 1)
+                out.extend(got)
         if hand[JOKER] and self.banned != JOKER:
-            out.append(A_DISC + JOKER)
+            out.append(self.A_DISC + JOKER)
         return out
 
     def _deep_takes(self, seat: int) -> list:
@@ -1003,21 +1068,18 @@ class ContractRummyGame:
                         single = single or one
                 if need - single > b:
                     continue
-            r, s = RANK_OF[c], SUIT_OF[c]
+            r = RANK_OF[c] - 1
             possible = False
-            if a:
-                x = pm >> (r - 1)
-                if (x & 1) + (x >> 13 & 1) + (x >> 26 & 1) + (x >> 39 & 1) + j >= 3:
-                    possible = True
-            if b and not possible:
-                rk = (pm >> (13 * s)) & 0x1FFF
-                rk |= (rk & 1) << 13  # the ace again at position 14
-                for p in ((1, 14) if r == 1 else (r,)):
-                    for lo in range(max(1, p - mr + 1), min(p, 15 - mr) + 1):
-                        w = (rk >> (lo - 1)) & ((1 << mr) - 1)
-                        if w.bit_count() + j >= mr:
-                            possible = True
-                            break
+            if a:  # a set holding c: 3 suits of its rank, jokers included
+                x = pm >> r
+                possible = (x & 1) + (x >> 13 & 1) + (x >> 26 & 1) + (x >> 39 & 1) + j >= 3
+            if b and not possible:  # a run holding c: a window of min_run positions around it
+                sh = 13 * SUIT_OF[c]
+                key = ((j << 3 | mr) << 13) | ((pm >> sh) & 0x1FFF)
+                cov = _COVER.get(key)
+                if cov is None:
+                    cov = _COVER[key] = _cover_suit(key & 0x1FFF, j, mr)
+                possible = cov >> r & 1
             if possible and self._may_lay(cnt, pm, a, b) and self._first(cnt, pm, total + K, a, b, [], c, -1,
                                                                           True, []):
                 out.append(K)
@@ -1026,10 +1088,11 @@ class ContractRummyGame:
     def legal_mask(self) -> np.ndarray:
         """int8 mask over all actions for ``current_player`` (cached until the next step)."""
         if self._mask is None:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
+            buf = bytearray(self.num_actions)
             if not self.done:
-                mask[self.legal_actions()] = 1
-            self._mask = mask
+                for a in self.legal_actions():
+                    buf[a] = 1
+            self._mask = np.frombuffer(buf, dtype=np.int8)
         return self._mask
 
     # ------------------------------------------------------------------ stepping
@@ -1039,7 +1102,7 @@ class ContractRummyGame:
         hand = self.hands[seat]
         known = self.known[seat]
         N = self.N
-        self._touch()
+        self._mask = None
         if a == 0:  # draw stock (CR-11, CR-32)
             if not self.stock:
                 top = self.pile.pop()
@@ -1048,13 +1111,14 @@ class ContractRummyGame:
                 self.pile = [top]
                 self.pile_np[:] = 0
                 self.pile_np[top] = 1
-                self._pile_dirty = True
+                self._vp += 1
                 self.events.append(f"the pile is shuffled into a new stock ({len(self.stock)} cards)")
             c = self.stock.pop()
             hand[c] += 1
             if c < NUM_CARDS:
                 self.pms[seat] |= BIT[c]
-            self.hand_np[seat, c] += 1
+            self._hmv[seat][c] = hand[c]
+            self._vh[seat] += 1
             self.hsize[seat] += 1
             self.phase = PLAY
             self.events.append((seat, a, None))
@@ -1062,16 +1126,20 @@ class ContractRummyGame:
         if a <= N:  # take discard K (CR-11, CR-12)
             taken = self.pile[-a:]
             del self.pile[-a:]
-            hn, kn, pn = self.hand_np[seat], self.known_np[seat], self.pile_np
+            hn, kn, pn = self._hmv[seat], self._kmv[seat], self._pmv
+            pms = self.pms[seat]
             for c in taken:
                 hand[c] += 1
                 known[c] += 1
                 if c < NUM_CARDS:
-                    self.pms[seat] |= BIT[c]
-                hn[c] += 1
-                kn[c] += 1
+                    pms |= BIT[c]
+                hn[c] = hand[c]
+                kn[c] = known[c]
                 pn[c] -= 1
-            self._pile_dirty = True
+            self.pms[seat] = pms
+            self._vp += 1
+            self._vk += 1
+            self._vh[seat] += 1
             self.hsize[seat] += a
             self.events.append((seat, a, taken))
             if a == 1:
@@ -1086,14 +1154,16 @@ class ContractRummyGame:
             hand[c] -= 1
             if c < NUM_CARDS and not hand[c]:
                 self.pms[seat] &= ~BIT[c]
-            self.hand_np[seat, c] -= 1
+            self._hmv[seat][c] = hand[c]
+            self._vh[seat] += 1
             if known[c]:
                 known[c] -= 1
-                self.known_np[seat, c] -= 1
+                self._kmv[seat][c] = known[c]
+                self._vk += 1
             self.hsize[seat] -= 1
             self.pile.append(c)
-            self.pile_np[c] += 1
-            self._pile_dirty = True
+            self._pmv[c] += 1
+            self._vp += 1
             self.events.append((seat, a, None))
             if self.hsize[seat] == 0:
                 return self._end_deal(seat)
@@ -1102,8 +1172,12 @@ class ContractRummyGame:
             self.turns += 1
             if self.turns >= self.opts.max_turns_per_deal:
                 return self._end_deal(-1)
-            self.current_player = (seat + 1) % self.num_players
-            self._reset_turn()
+            self.current_player = seat + 1 if seat + 1 < self.num_players else 0
+            self.phase = DRAW
+            self.must = self.banned = -1
+            self.freed = self.went_down = False
+            if self.laid:
+                self.laid = []
             if not self.stock and len(self.pile) == 1:
                 return self._end_deal(-1)
             return None
@@ -1113,6 +1187,9 @@ class ContractRummyGame:
             self.pms[seat] = self._presence(hand)
             self.hand_np[seat] = hand
             self.known_np[seat] = known
+            self._vh[seat] += 1
+            self._vk += 1
+            self._vd += 1
             self._table_np()
         return rewards
 
@@ -1346,7 +1423,8 @@ class ContractRummyGame:
     # ------------------------------------------------------------------ observation / view
     def observation(self, seat: int) -> np.ndarray:
         """float32 vector (layout in ``contract_rummy_v0``) of what ``seat`` may know."""
-        return _observe(self, seat)
+        _observe(self, seat)
+        return self._orows[seat].copy()
 
     def view(self, seat: int) -> dict:
         n = self.num_players
@@ -1520,56 +1598,94 @@ _SLOT = 1 + 2 + 13 + 4 + 14 + 14 + 4 + 1 + 1
 one-hot (runs, positions 1..14), suits present (sets), jokers, size/14."""
 
 
-def _observe(g: ContractRummyGame, seat: int) -> np.ndarray:
-    off, size = g.layout
+def _observe(g: ContractRummyGame, seat: int) -> None:
+    """``seat``'s observation: its buffer is brought up to date where the versions it shows are
+    behind (hand, pile, table, pick-ups, seldom-changing slices); the small slices are rewritten
+    (through memoryviews: cheaper than numpy item writes)."""
+    (o_pile, o_table, o_picked, o_must, o_banned, o_deal, o_contract, o_phase, o_size, o_down,
+     o_laid, o_melds) = g._offs
     n = g.num_players
-    pub = g.pub
-    pile = g.pile
-    mb = off["melds"]
-    slot = _SLOT + n
-    if g._pile_dirty:
-        b = off["pile_counts"]
-        pub[b:b + 53] = g.pile_np
-        b = off["pile_top"]
-        pub[b:b + 53 * TOP_CARDS] = 0.0
-        for i, c in enumerate(pile[-1:-TOP_CARDS - 1:-1]):
-            pub[b + 53 * i + c] = 1.0
-        g._pile_dirty = False
-    if g._table_dirty:
-        b = off["table_cards"]
-        pub[b:b + 53] = g.table_np
-        b = off["table_jokers"]
-        pub[b:b + 52] = g.table_jk
-        pub[mb:mb + g.M * slot].reshape(g.M, slot)[:, :_SLOT] = g.mfeat
-        g._table_dirty = False
-    b = off["must_use"]
-    pub[b:off["pile_size"]] = 0.0
-    if g.must >= 0:
-        pub[b + g.must] = 1.0
-    if g.banned >= 0:
-        pub[off["banned"] + g.banned] = 1.0
-    pub[off["deal_index"] + g.deal_idx] = 1.0
-    pub[off["contract"] + g.contract - 1] = 1.0
-    if not g.done:
-        pub[off["phase"] + g.phase] = 1.0
-    o = pub.copy()
-    b = off["hand"]
-    o[b:b + 53] = g.hand_np[seat]
-    b = off["picked_up"]
-    r = 53 * (n - seat)
-    o[b:b + r] = g.known_np[seat:].ravel()
-    if seat:
-        o[b + r:b + 53 * n] = g.known_np[:seat].ravel()
-    for k, m in enumerate(g.melds):
-        o[mb + slot * k + _SLOT + (m[2] - seat) % n] = 1.0
-    # pile_size .. turns: one contiguous block
-    down = [1.0 if x else 0.0 for x in g.down]
-    dealer = [0.0] * n
-    dealer[g.dealer] = 1.0
-    nsets = sum(1 for k in g.laid if g.melds[k][1].kind == ml.SET) if g.laid else 0
-    b = off["pile_size"]
-    o[b:] = np.fromiter([len(pile), len(g.stock)] + down[seat:] + down[:seat] + g.hsize[seat:] + g.hsize[:seat]
-             + [x / 100.0 for x in g.scores[seat:] + g.scores[:seat]] + dealer[seat:] + dealer[:seat]
-             + [nsets, len(g.laid) - nsets, g.freed, g.went_down, seat == g.current_player and not g.done,
-                g.turns / g.opts.max_turns_per_deal], np.float32, size - b)
-    return o
+    o = g._omv[seat]
+    seen = g._seen[seat]
+    if seen[0] != g._vh[seat]:
+        seen[0] = g._vh[seat]
+        o[:53] = g._hmv[seat]
+    if seen[1] != g._vp:
+        seen[1] = g._vp
+        pub = g._pubmv
+        e = o_pile + 53 * (TOP_CARDS + 1)
+        if g._pub_vp != g._vp:
+            g._pub_vp = g._vp
+            pub[o_pile:o_pile + 53] = g._pmv
+            t = o_pile + 53
+            pub[t:e] = g._zeros[:e - t]
+            for c in g.pile[-1:-TOP_CARDS - 1:-1]:
+                pub[t + c] = 1.0
+                t += 53
+        o[o_pile:e] = pub[o_pile:e]
+    if seen[2] != g._vt:
+        seen[2] = g._vt
+        o[o_table:o_picked] = g._pubmv[o_table:o_picked]
+        b = o_melds + _SLOT - seat
+        slot = _SLOT + n
+        for k, m in enumerate(g.melds):
+            o[b + slot * k + (m[2] if m[2] >= seat else m[2] + n)] = 1.0
+    if seen[3] != g._vk:
+        seen[3] = g._vk
+        b = o_picked
+        for s in range(seat, n):
+            o[b:b + 53] = g._kmv[s]
+            b += 53
+        for s in range(seat):
+            o[b:b + 53] = g._kmv[s]
+            b += 53
+    if seen[4] != g._vd:
+        seen[4] = g._vd
+        o[o_deal:o_phase] = g._zeros[:o_phase - o_deal]
+        o[o_deal + g.deal_idx] = 1.0
+        o[o_contract + g.contract - 1] = 1.0
+        b = o_down
+        for i in range(n):
+            s = seat + i if seat + i < n else seat + i - n
+            o[b + i] = 1.0 if g.down[s] else 0.0
+            o[b + 2 * n + i] = g.scores[s] / 100.0
+            o[b + 3 * n + i] = 1.0 if g.dealer == s else 0.0
+    i = o_must + g.must if g.must >= 0 else -1
+    if seen[5] != i:
+        if seen[5] >= 0:
+            o[seen[5]] = 0.0
+        if i >= 0:
+            o[i] = 1.0
+        seen[5] = i
+    i = o_banned + g.banned if g.banned >= 0 else -1
+    if seen[6] != i:
+        if seen[6] >= 0:
+            o[seen[6]] = 0.0
+        if i >= 0:
+            o[i] = 1.0
+        seen[6] = i
+    i = -1 if g.done else o_phase + g.phase
+    if seen[7] != i:
+        if seen[7] >= 0:
+            o[seen[7]] = 0.0
+        if i >= 0:
+            o[i] = 1.0
+        seen[7] = i
+    o[o_size] = len(g.pile)
+    o[o_size + 1] = len(g.stock)
+    b = o_down + n
+    hs = g.hsize
+    for i in range(n):
+        o[b + i] = hs[seat + i if seat + i < n else seat + i - n]
+    b = o_laid
+    if g.laid:
+        nsets = sum(1 for k in g.laid if g.melds[k][1].kind == ml.SET)
+        o[b] = nsets
+        o[b + 1] = len(g.laid) - nsets
+    else:
+        o[b] = o[b + 1] = 0.0
+    o[b + 2] = g.freed
+    o[b + 3] = g.went_down
+    o[b + 4] = seat == g.current_player and not g.done
+    o[b + 5] = g.turns / g.opts.max_turns_per_deal
+
