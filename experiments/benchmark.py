@@ -11,8 +11,10 @@ wall-clock budget, playing complete games with uniformly random legal actions:
 - ``open_spiel:gin_rummy``: OpenSpiel's C++ game, reading ``observation_tensor`` every decision.
 
 The random agent picks uniformly among ``np.flatnonzero(mask)``, reading an int8 mask as bool
-(numpy's fast path; the same for every AEC target). Reported: env steps/s (decisions), games/s, steps per game, microseconds per step spent in
-``step`` and in observe (``last()`` / ``observation_tensor`` / state extraction), peak RSS.
+(numpy's fast path; the same for every AEC target). Reported: env steps/s (decisions), games/s, steps per game, median milliseconds per game,
+microseconds per step spent in ``step`` and in observe (``last()`` / ``observation_tensor`` /
+state extraction), peak RSS; for Ginny-O (at least 200 games) also the time spent in the exact
+legal-play search behind its placement mask.
 Prints a table and writes JSON (atomically). Run: ``python -m experiments.benchmark``.
 """
 from __future__ import annotations
@@ -22,7 +24,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -47,8 +48,9 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def _aec_loop(env, seconds: float, seed: int) -> dict:
-    """Play complete games through the AEC API until ``seconds`` have passed."""
+def _aec_loop(env, seconds: float, seed: int, min_games: int = 0) -> dict:
+    """Play complete games through the AEC API until ``seconds`` have passed and at least
+    ``min_games`` games are done; records each game's wall time."""
     import random
 
     import numpy as np
@@ -58,9 +60,11 @@ def _aec_loop(env, seconds: float, seed: int) -> dict:
     perf = time.perf_counter
     steps = games = 0
     t_step = t_obs = 0.0
+    game_ms = []
     episode_seed = seed
     start = perf()
-    while perf() - start < seconds:
+    while perf() - start < seconds or games < min_games:
+        t_game = perf()
         env.reset(seed=episode_seed)
         episode_seed += 1
         for _agent in env.agent_iter():
@@ -79,13 +83,33 @@ def _aec_loop(env, seconds: float, seed: int) -> dict:
             t_obs += t1 - t0
             steps += 1
         games += 1
-    return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": t_obs}
+        game_ms.append(1000 * (perf() - t_game))
+    return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": t_obs,
+            "median_ms_per_game": float(np.median(game_ms))}
 
 
 def _run_ours(game: str, options: dict, seconds: float, seed: int) -> dict:
     sys.path.insert(0, ROOT)
     from rummy_env.registry import make_env
-    return _aec_loop(make_env(game, **options), seconds, seed)
+    if game != "ginny_o":
+        return _aec_loop(make_env(game, **options), seconds, seed)
+    # Ginny-O: at least 200 games for the median game time (issue target), and the time spent
+    # in the exact legal-play search behind its placement mask (GO-43), measured separately.
+    from rummy_env.games.ginny_o import GinnyOGame
+    search = GinnyOGame._search_plays
+    spent = [0.0]
+
+    def timed_search(self, cnt, plays):
+        t0 = time.perf_counter()
+        try:
+            return search(self, cnt, plays)
+        finally:
+            spent[0] += time.perf_counter() - t0
+
+    GinnyOGame._search_plays = timed_search
+    result = _aec_loop(make_env(game, **options), seconds, seed, min_games=200)
+    result["enumerate_s"] = spent[0]
+    return result
 
 
 def _run_pz126(seconds: float, seed: int) -> dict:
@@ -104,7 +128,9 @@ def _run_rlcard(seconds: float, seed: int) -> dict:
     steps = games = 0
     t_step = 0.0
     start = perf()
+    game_ms = []
     while perf() - start < seconds:
+        t_game = perf()
         state, _player = env.reset()
         while not env.is_over():
             legal = list(state["legal_actions"].keys())
@@ -114,8 +140,9 @@ def _run_rlcard(seconds: float, seed: int) -> dict:
             t_step += perf() - t0
             steps += 1
         games += 1
+        game_ms.append(1000 * (perf() - t_game))
     return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": 0.0,
-            "note": "observation built inside step"}
+            "median_ms_per_game": sorted(game_ms)[len(game_ms) // 2], "note": "observation built inside step"}
 
 
 def _run_open_spiel(seconds: float, seed: int) -> dict:
@@ -129,7 +156,9 @@ def _run_open_spiel(seconds: float, seed: int) -> dict:
     steps = games = 0
     t_step = t_obs = 0.0
     start = perf()
+    game_ms = []
     while perf() - start < seconds:
+        t_game = perf()
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -145,7 +174,9 @@ def _run_open_spiel(seconds: float, seed: int) -> dict:
             t_obs += t1 - t0
             steps += 1
         games += 1
+        game_ms.append(1000 * (perf() - t_game))
     return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": t_obs,
+            "median_ms_per_game": sorted(game_ms)[len(game_ms) // 2],
             "note": "chance nodes (deals) applied outside the step count"}
 
 
@@ -187,11 +218,13 @@ def measure(target: str, seconds: float, seed: int) -> dict:
         "us_step": 1e6 * result["step_s"] / steps,
         "us_observe": 1e6 * result["observe_s"] / steps,
     })
+    if "enumerate_s" in result:
+        result["us_enumerate"] = 1e6 * result["enumerate_s"] / steps
     return result
 
 
 def format_table(results: dict[str, dict], reference: str | None) -> str:
-    head = f"| {'environment':34} | {'steps/s':>9} | {'games/s':>8} | {'steps/game':>10} | " \
+    head = f"| {'environment':34} | {'steps/s':>9} | {'games/s':>8} | {'steps/game':>10} | {'median ms/game':>14} | " \
            f"{'us step':>7} | {'us observe':>10} | {'peak MB':>7} | {'vs ' + (reference or '-'):>26} |"
     lines = [head, "|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|"]
     ref = results.get(reference, {}).get("steps_per_s") if reference else None
@@ -201,17 +234,12 @@ def format_table(results: dict[str, dict], reference: str | None) -> str:
             continue
         ratio = f"{r['steps_per_s'] / ref:.1f}x" if ref else "-"
         lines.append(f"| {name:34} | {r['steps_per_s']:9,.0f} | {r['games_per_s']:8.2f} | {r['steps_per_game']:10.1f} | "
-                     f"{r['us_step']:7.1f} | {r['us_observe']:10.1f} | {r['peak_rss_mb']:7.0f} | {ratio:>26} |")
-    return "\n".join(lines)
-
-
-def write_json_atomic(path: str, data: dict) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=2)
-    os.replace(tmp, path)
+                     f"{r['median_ms_per_game']:14.1f} | {r['us_step']:7.1f} | {r['us_observe']:10.1f} | "
+                     f"{r['peak_rss_mb']:7.0f} | {ratio:>26} |")
+    notes = [f"{name}: legal-play search {r['us_enumerate']:.1f} us/step "
+             f"({100 * r['enumerate_s'] / r['seconds']:.0f}% of the run)"
+             for name, r in results.items() if "enumerate_s" in r]
+    return "\n".join(lines + ([""] + notes if notes else []))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         results[target] = measure(target, args.seconds, args.seed)
     reference = "pz126:gin_rummy_v4" if "steps_per_s" in results.get("pz126:gin_rummy_v4", {}) else None
     print(format_table(results, reference))
-    write_json_atomic(args.out, {"seconds_per_target": args.seconds, "seed": args.seed, "python": sys.version.split()[0],
+    from experiments.io import write_json
+    write_json(args.out, {"seconds_per_target": args.seconds, "seed": args.seed, "python": sys.version.split()[0],
                                  "results": results})
     print(f"\nwrote {args.out}", file=sys.stderr)
     return 0

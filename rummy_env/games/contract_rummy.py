@@ -969,6 +969,8 @@ class ContractRummyGame:
         if self.phase == CONTRACT:
             return [self.A_MELD + i for i in self._legal_melds()]
         shapes = [m[1] for m in self.melds]
+        b = self.banned
+        free = b < 0 or hand[b] < total - 1  # no lay-off can leave only banned cards (CR-28)
         if self.phase == PLACE:
             A_LAY = self.A_LAY
             c = self.must
@@ -993,9 +995,9 @@ class ContractRummyGame:
                 jk = hand[52] > 0
                 for k, m in enumerate(self.melds):
                     for x in m[3]:
-                        if hand[x] and self._layoff_ok(k, x, hand, total, shapes):
+                        if hand[x] and (free or self._layoff_ok(k, x, hand, total, shapes)):
                             out.append(A_LAY + 104 * k + x)
-                        if jk and self._layoff_ok(k, NUM_CARDS + x, hand, total, shapes):
+                        if jk and (free or self._layoff_ok(k, NUM_CARDS + x, hand, total, shapes)):
                             out.append(A_LAY + 104 * k + NUM_CARDS + x)
                 if self.opts.joker_swap and not self.went_down:
                     for k, m in enumerate(self.melds):
@@ -1003,7 +1005,9 @@ class ContractRummyGame:
                             if hand[x] and self._swap_ok(k, x, hand, total):
                                 out.append(self.A_SWAP + 52 * k + x)
         else:
-            out.extend(self.A_MELD + i for i in self._legal_melds())
+            melds = self._legal_melds()
+            if melds:
+                out.extend(self.A_MELD + i for i in melds)
         pm = self.pms[seat]
         if 0 <= self.banned < NUM_CARDS:
             pm &= ~BIT[self.banned]
