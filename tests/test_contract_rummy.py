@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -331,6 +332,24 @@ def test_scenario_13_aces():
     act(env, "layoff JK=AC @1")
     assert meld_cards(g, 1) == ["JK=AC"] + clubs + ["AC"]
     assert not any(t.endswith("@1") for t in legal_texts(g))
+
+
+def test_clone_keeps_high_ace_of_13_card_run():
+    """CR-19: a 2..K run that took its ace high keeps it high through clone / to_dict (the
+    pieces alone would classify it ace-low), so observations and views of the copy match."""
+    clubs = [CARD_TEXT[card(r, 0)] for r in range(2, 14)]
+    melds = [{"owner": 1, "cards": ["JD", "QD", "KD"]}, {"owner": 1, "cards": clubs}]
+    d = make_deal(contract=3, deal_index=2, hands={1: ["AD", "2D", "AC", "JK", "5S"]}, melds=melds,
+                  stock_top=["9S"])
+    env, g = start(d)
+    act(env, "draw stock")
+    act(env, "layoff AC @1")
+    for copy in (g.clone(), pickle.loads(pickle.dumps(g))):
+        assert copy.melds[1][1] == g.melds[1][1] and copy.melds[1][1].hi == 14
+        for seat in range(g.num_players):
+            assert np.array_equal(copy.observation(seat), g.observation(seat))
+            assert copy.view(seat) == g.view(seat)
+        assert copy.to_dict() == g.to_dict()
 
 
 def _all7(hand_extra, **opts):

@@ -10,8 +10,13 @@ CR-28 (no dead ends) are decided by a depth-first search over the catalogue meld
 cards are in hand (:meth:`ContractRummyGame._first`, :meth:`~ContractRummyGame._complete`; at most
 three melds deep, memoised per remaining hand), with an exact-cover search for contract 7 laid all
 at once (CR-17, :meth:`~ContractRummyGame._cover7`). Cheap necessary conditions prune first
-(:func:`coverable`, :func:`_segments`). Candidate melds come from lookup tables of the shared
+(:meth:`~ContractRummyGame._may_lay`, :func:`coverable`, :func:`_segments`, :func:`_duplicates`);
+where only the existence of a contract matters, the search uses the minimal melds alone (see
+:meth:`~ContractRummyGame._cands`). Candidate melds come from lookup tables of the shared
 catalogue (:func:`catalogue`, built by :func:`rummy_env.melds.joker_catalogue`).
+
+Speed: the legal mask is built in a ``bytearray``; each seat's observation is a buffer brought
+up to date only where versions of its slices changed, written through memoryviews.
 """
 from __future__ import annotations
 
@@ -244,6 +249,18 @@ def _cover_suit(x: int, jokers: int, min_run: int) -> int:
     for i in range(min_run):
         cov |= w << i
     return ((cov & 0x1FFF) | (cov >> 13 & 1)) & x
+
+
+def _duplicates(cnt: list) -> int:
+    """Copies of a natural card beyond the first (beyond the second for an ace) in ``cnt``: the
+    runs of one contract never share a position (CR-9; an ace may be low in one, high in
+    another), so under CR-17 all of them but one spare card cannot be laid."""
+    out = 0
+    for c in range(NUM_CARDS):
+        k = cnt[c] - (2 if c % 13 == 0 else 1)
+        if k > 0:
+            out += k
+    return out
 
 
 _NAT_RUNS: dict = {}
@@ -641,8 +658,9 @@ class ContractRummyGame:
         r = RANK_OF[c] - 1
         if sets:
             x = pm >> r
-            out.extend(i for i in (cat.set_table3 if small else cat.set_table)[(r * 16 + ((x & 1) | (x >> 12 & 2) | (x >> 24 & 4) | (x >> 36 & 8)))
-                                                 * 3 + j] if c in cat.nat[i])
+            tab = cat.set_table3 if small else cat.set_table
+            suits = (x & 1) | (x >> 12 & 2) | (x >> 24 & 4) | (x >> 36 & 8)
+            out.extend(i for i in tab[(r * 16 + suits) * 3 + j] if c in cat.nat[i])
         if runs:
             s = SUIT_OF[c]
             rk = (pm >> (13 * s)) & 0x1FFF
@@ -835,6 +853,8 @@ class ContractRummyGame:
             memo = {}
         cat = self.cat
         if self.all7:
+            if self.multi and _duplicates(cnt) > 1:
+                return []
             j = cnt[52] if cnt[52] < self.J else self.J
             if (pm & ~coverable(pm, j, self.opts.min_run_length)).bit_count() > 1:
                 return []
@@ -1051,11 +1071,16 @@ class ContractRummyGame:
         cnt[pile[-1]] += 1
         a, b = self.need_sets, self.need_runs
         pm = self.pms[seat] | (BIT[pile[-1]] if pile[-1] < NUM_CARDS else 0)
+        dup = _duplicates(cnt) if self.all7 and self.multi else 0
         for K in range(2, len(pile) + 1):
             if self.all7 and total + K > 43:  # CR-17: three runs hold at most 42 cards
                 break
             c = pile[-K]
             cnt[c] += 1
+            if self.multi and c < NUM_CARDS and cnt[c] > (2 if c % 13 == 0 else 1):
+                dup += 1
+                if self.all7 and dup > 1:  # CR-9, CR-17: and taking more only adds copies
+                    break
             if c == JOKER:
                 if self._may_lay(cnt, pm, a, b) and self._first(cnt, pm, total + K, a, b, [], c, -1, True, []):
                     out.append(K)
@@ -1063,6 +1088,9 @@ class ContractRummyGame:
             pm |= BIT[c]
             j = cnt[52] if cnt[52] < self.J else self.J
             if self.all7:
+                # every card but one goes into a run (CR-17): the taken ones too
+                if (pm & ~coverable(pm, j, mr)).bit_count() > 1:
+                    continue
                 need, single = 0, False
                 for s in range(4):
                     x = (pm >> (13 * s)) & 0x1FFF
@@ -1507,7 +1535,7 @@ class ContractRummyGame:
             "rng": self.rng.bit_generator.state,
             "deal_idx": self.deal_idx, "dealer": self.dealer, "scores": list(self.scores),
             "hands": [list(h) for h in self.hands], "stock": list(self.stock), "pile": list(self.pile),
-            "melds": [[list(m[0]), m[2]] for m in self.melds],
+            "melds": [[list(m[0]), m[2], m[1].lo] for m in self.melds],
             "down": list(self.down), "known": [list(k) for k in self.known], "turns": self.turns,
             "current_player": self.current_player, "phase": self.phase, "must": self.must,
             "banned": self.banned, "freed": self.freed, "went_down": self.went_down, "laid": list(self.laid),
@@ -1534,8 +1562,13 @@ class ContractRummyGame:
         g.stock = list(d["stock"])
         g.pile = list(d["pile"])
         g.melds = []
-        for pieces, owner in d["melds"]:
-            g._add_meld(pieces, ml.classify(pieces, True, g.opts.min_run_length), owner)
+        for entry in d["melds"]:
+            pieces, owner = entry[0], entry[1]
+            shape = ml.classify(pieces, True, g.opts.min_run_length)
+            if len(entry) > 2 and shape.kind == ml.RUN and shape.lo != entry[2]:
+                # a 13-piece run with one ace (CR-19): keep the end its ace was laid at
+                shape = shape._replace(lo=entry[2], hi=entry[2] + shape.size - 1)
+            g._add_meld(pieces, shape, owner)
         g.down = list(d["down"])
         g.known = [list(k) for k in d["known"]]
         for key in ("turns", "current_player", "phase", "must", "banned", "freed", "went_down", "done", "truncated"):
