@@ -81,14 +81,8 @@ from .games.contract_rummy import ContractRummyGame, Options, _obs_layout, catal
 class raw_env(CardGameEnv):
     metadata = {"name": "contract_rummy_v0", "render_modes": ["ansi", "human", "rgb_array"],
                 "is_parallelizable": False, "render_fps": 1}
+    options_class = Options
     reward_modes = ("points", "win_loss")
-
-    def _make_options(self, **options: Any) -> Options:
-        fields = set(Options.__dataclass_fields__)
-        unknown = set(options) - fields
-        if unknown:
-            raise ValueError(f"unknown option(s) {sorted(unknown)} for contract_rummy_v0")
-        return Options(**options)
 
     def _sizes(self) -> tuple[int, int]:
         o = self.options
