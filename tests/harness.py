@@ -139,3 +139,36 @@ def check_hidden_information(raw_env_fn: Callable[[], object], seed: int, num_st
                 assert json.dumps(other.view(seat), sort_keys=True) == view
                 checked += 1
     return checked
+
+
+def play_agents(raw_env, agents: list, seed: int, check: Callable | None = None):
+    """Play one episode of ``raw_env`` (reset with ``seed``) with one agent per seat, each deciding
+    from its observation, mask and view; ``check(game, seat, action)`` is called before every step.
+    Returns the finished engine."""
+    raw_env.reset(seed=seed)
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, seed=seed * 10 + seat)
+    game = raw_env.game
+    while not game.done:
+        seat = game.current_player
+        mask = game.legal_mask()
+        action = agents[seat].act(game.observation(seat), mask, game.view(seat))
+        assert mask[action], game.action_to_text(action)
+        if check is not None:
+            check(game, seat, action)
+        game.step(action)
+    return game
+
+
+def agent_ignores_hidden_information(make_agent: Callable, game, seat: int, action: int,
+                                     redeal: Callable, rng: np.random.Generator, redeals: int) -> int:
+    """A fresh ``make_agent()`` at ``seat`` chooses ``action`` in every one of ``redeals``
+    re-deals of what the seat cannot see. Returns how many re-deals changed a hidden hand."""
+    changed = 0
+    for _ in range(redeals):
+        other = redeal(game, seat, rng)
+        agent = make_agent()
+        agent.reset(seat, seed=0)
+        assert agent.act(other.observation(seat), other.legal_mask(), other.view(seat)) == action
+        changed += other.hands != game.hands
+    return changed

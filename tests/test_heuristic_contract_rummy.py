@@ -7,27 +7,16 @@ import numpy as np
 from agents.base import RandomAgent
 from agents.heuristic_contract_rummy import ContractRummyHeuristic
 from rummy_env import contract_rummy_v0
+from tests.harness import agent_ignores_hidden_information, play_agents
 from tests.test_contract_rummy import redeal
 
 
 def play_match(seed: int, heuristic_seat: int, deals, check=None) -> list[int]:
     """A 4-seat match, one heuristic against three random agents; returns the final totals."""
-    env = contract_rummy_v0.raw_env(deals=deals, max_turns_per_deal=60)
-    env.reset(seed=seed)
     agents = [RandomAgent() for _ in range(4)]
     agents[heuristic_seat] = ContractRummyHeuristic()
-    for seat, agent in enumerate(agents):
-        agent.reset(seat, seed=seed * 10 + seat)
-    game = env.game
-    while not game.done:
-        seat = game.current_player
-        obs, mask, view = game.observation(seat), game.legal_mask(), game.view(seat)
-        action = agents[seat].act(obs, mask, view)
-        assert mask[action]
-        if check is not None and seat == heuristic_seat:
-            check(game, seat, action)
-        game.step(action)
-    return list(game.scores)
+    env = contract_rummy_v0.raw_env(deals=deals, max_turns_per_deal=60)
+    return list(play_agents(env, agents, seed, check).scores)
 
 
 def test_heuristic_beats_random():
@@ -50,15 +39,14 @@ def test_heuristic_ignores_hidden_cards():
     rng = np.random.default_rng(0)
     checked = [0, 0]
 
-    def check(game, seat, action):
-        agent = ContractRummyHeuristic()
-        agent.reset(seat, seed=0)
-        for _ in range(2):
-            g = redeal(game, seat, rng)
-            checked[0] += 1
-            checked[1] += g.hands != game.hands
-            assert agent.act(g.observation(seat), g.legal_mask(), g.view(seat)) == action
-
     for seed in range(4):
-        play_match(seed, seed % 4, deals=(seed % 7 + 1, 7 - seed % 7), check=check)
+        heuristic_seat = seed % 4
+
+        def check(game, seat, action):
+            if seat == heuristic_seat:
+                checked[1] += agent_ignores_hidden_information(ContractRummyHeuristic, game, seat, action,
+                                                               redeal, rng, 2)
+                checked[0] += 2
+
+        play_match(seed, heuristic_seat, deals=(seed % 7 + 1, 7 - seed % 7), check=check)
     assert checked[0] > 100 and checked[1] > 0.8 * checked[0]

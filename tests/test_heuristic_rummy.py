@@ -7,27 +7,15 @@ import numpy as np
 from agents.base import RandomAgent
 from agents.heuristic_rummy import RummyHeuristic
 from rummy_env import rummy_v0
-from rummy_env.cards import BIT, cards_of
+from tests.harness import agent_ignores_hidden_information, play_agents
+from tests.test_rummy import redeal
 
 
 def play_round(seed: int, heuristic_seat: int, check=None) -> list[int]:
     """One-round 2-player match, heuristic vs random; returns the final totals."""
-    env = rummy_v0.raw_env(max_rounds=1, target_score=0)
-    env.reset(seed=seed)
     agents = [RandomAgent(), RandomAgent()]
     agents[heuristic_seat] = RummyHeuristic()
-    for seat, agent in enumerate(agents):
-        agent.reset(seat, seed=seed * 10 + seat)
-    game = env.game
-    while not game.done:
-        seat = game.current_player
-        obs, mask, view = game.observation(seat), game.legal_mask(), game.view(seat)
-        action = agents[seat].act(obs, mask, view)
-        assert mask[action]
-        if check is not None and seat == heuristic_seat:
-            check(game, seat, action)
-        game.step(action)
-    return list(game.scores)
+    return list(play_agents(rummy_v0.raw_env(max_rounds=1, target_score=0), agents, seed, check).scores)
 
 
 def test_heuristic_beats_random():
@@ -45,24 +33,13 @@ def test_heuristic_ignores_hidden_cards():
     rng = np.random.default_rng(0)
     checked = [0, 0]
 
-    def check(game, seat, action):
-        agent = RummyHeuristic()
-        agent.reset(seat, seed=0)
-        for _ in range(3):
-            g = game.clone()
-            other = 1 - seat
-            hidden = g.hands[other] & ~g.known[other]
-            pool = cards_of(hidden) + list(g.stock)
-            pool = [pool[i] for i in rng.permutation(len(pool))]
-            size = hidden.bit_count()
-            g.hands[other] = g.known[other] | sum(BIT[c] for c in pool[:size])
-            g.stock = pool[size:]
-            g._mask = None
-            g._rebuild_buf()
-            checked[1] += g.hands != game.hands
-            checked[0] += 1
-            assert agent.act(g.observation(seat), g.legal_mask(), g.view(seat)) == action
-
     for seed in range(6):
-        play_round(seed, seed % 2, check)
+        heuristic_seat = seed % 2
+
+        def check(game, seat, action):
+            if seat == heuristic_seat:
+                checked[1] += agent_ignores_hidden_information(RummyHeuristic, game, seat, action, redeal, rng, 3)
+                checked[0] += 3
+
+        play_round(seed, heuristic_seat, check)
     assert checked[0] > 50 and checked[1] > 0.8 * checked[0]

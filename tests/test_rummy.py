@@ -605,33 +605,40 @@ def test_random_games_match_reference():
 # -- hidden information, round trips, texts, options, deals ---------------------------------------
 
 
+def redeal(game, seat, rng):
+    """A copy of ``game`` with every card ``seat`` cannot see re-dealt: other hands (except cards
+    publicly taken from the discard pile) and the stock order."""
+    g = game.clone()
+    hidden = [g.hands[q] & ~g.known[q] if q != seat else 0 for q in range(g.num_players)]
+    pool = [c for h in hidden for c in cards_of(h)] + list(g.stock)
+    pool = [pool[i] for i in rng.permutation(len(pool))]
+    pos = 0
+    for q in range(g.num_players):
+        if q != seat:
+            size = hidden[q].bit_count()
+            g.hands[q] = g.known[q] | sum(BIT[c] for c in pool[pos:pos + size])
+            pos += size
+    g.stock = pool[pos:]
+    g.rng = np.random.default_rng(int(rng.integers(1 << 30)))
+    g._mask = None
+    g._rebuild_buf()
+    return g
+
+
 def test_hidden_information():
     """RM-32: re-dealing other hands (except cards publicly taken from the discard pile) and the
     stock order leaves a seat's observation and view unchanged."""
     changed = [0, 0]
 
-    def redeal(game, seat, rng):
-        g = game.clone()
-        hidden = [g.hands[q] & ~g.known[q] if q != seat else 0 for q in range(g.num_players)]
-        pool = [c for h in hidden for c in cards_of(h)] + list(g.stock)
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        pos = 0
-        for q in range(g.num_players):
-            if q != seat:
-                size = hidden[q].bit_count()
-                g.hands[q] = g.known[q] | sum(BIT[c] for c in pool[pos:pos + size])
-                pos += size
-        g.stock = pool[pos:]
-        g.rng = np.random.default_rng(int(rng.integers(1 << 30)))
-        g._mask = None
-        g._rebuild_buf()
+    def counted_redeal(game, seat, rng):
+        g = redeal(game, seat, rng)
         changed[0] += 1
         changed[1] += g.hands != game.hands or g.stock != game.stock
         return g
 
     for n in (2, 4, 6):
         checked = check_hidden_information(lambda: rummy_v0.raw_env(num_players=n, max_turns=80), seed=n,
-                                           num_states=8, redeal=redeal, redeals_per_state=3)
+                                           num_states=8, redeal=counted_redeal, redeals_per_state=3)
         assert checked > 0
     assert changed[1] > 0.8 * changed[0]
     env = start({"dealer": 0, "to_play": 1, "hands": SC3["hands"], "discard": ["9C"]})
