@@ -313,6 +313,19 @@ def _segments(ranks: int, jokers: int) -> tuple:
     return got
 
 
+def _runs_needed(pm: int, jokers: int) -> tuple[int, bool]:
+    """Over the four suits of card bitmask ``pm``: how many runs are needed at least to hold every
+    card (``_segments`` per suit), and whether some suit has a lone-card segment."""
+    need, single = 0, False
+    for s in range(4):
+        x = (pm >> (13 * s)) & 0x1FFF
+        if x:
+            g, one = _segments(x, jokers)
+            need += g
+            single = single or one
+    return need, single
+
+
 class ContractRummyGame:
     """State of one Contract Rummy match (all deals of ``options.deals``)."""
 
@@ -809,13 +822,7 @@ class ContractRummyGame:
         if got is not None:
             return got
         j = cnt[52] if cnt[52] < self.J else self.J
-        need, single = 0, False
-        for s in range(4):
-            x = (pm >> (13 * s)) & 0x1FFF
-            if x:
-                g, one = _segments(x, j)
-                need += g
-                single = single or one
+        need, single = _runs_needed(pm, j)
         if need - (1 if spare and single else 0) > b:
             memo[key] = False
             return False
@@ -1091,13 +1098,7 @@ class ContractRummyGame:
                 # every card but one goes into a run (CR-17): the taken ones too
                 if (pm & ~coverable(pm, j, mr)).bit_count() > 1:
                     continue
-                need, single = 0, False
-                for s in range(4):
-                    x = (pm >> (13 * s)) & 0x1FFF
-                    if x:
-                        g, one = _segments(x, j)
-                        need += g
-                        single = single or one
+                need, single = _runs_needed(pm, j)
                 if need - single > b:
                     continue
             r = RANK_OF[c] - 1

@@ -503,14 +503,7 @@ class IDoubtItGame:
             owner.append(p)
         size = self.hand_size[p] - k
         self.hand_size[p] = size
-        claim = self.rank
-        nr = claim - 1 if claim else 12   # DI-14: A, K, Q, ..., 2, A
-        self.rank = nr
-        v[G_RANK + claim] = 0.0
-        v[G_RANK + nr] = 1.0
-        self.plays_made += 1
-        v[G_PLAYS] = self.plays_made
-        v[G_LEFT] = self._max_plays - self.plays_made
+        claim = self._count_play(v)
         v[G_PILE] = len(pile)
         v[NG + F_SIZE * n + p] = size
         st = self.stats[p]
@@ -640,6 +633,19 @@ class IDoubtItGame:
             self._set_to_act(self._next_in_game(p))
         return None
 
+    def _count_play(self, v) -> int:
+        """Count a play and move the required rank on (DI-14, DI-15: A, K, Q, ..., 2, A whatever
+        happens to the play); returns the rank the play claimed."""
+        claim = self.rank
+        nr = claim - 1 if claim else 12
+        self.rank = nr
+        v[G_RANK + claim] = 0.0
+        v[G_RANK + nr] = 1.0
+        self.plays_made += 1
+        v[G_PLAYS] = self.plays_made
+        v[G_LEFT] = self._max_plays - self.plays_made
+        return claim
+
     def _take_pile(self, t: int, revealed: list[int] | None) -> None:
         """Seat ``t`` takes the whole pile into hand; ``revealed``: the shown cards it publicly
         gets (None for a misclaim, DI-13, where nothing is shown)."""
@@ -694,14 +700,7 @@ class IDoubtItGame:
         v[NG + F_PLAYS * n + p] = st[ST_PLAYS]
         if taken:
             self._take_pile(p, None)
-        claim = self.rank
-        nr = claim - 1 if claim else 12   # DI-14: A, K, Q, ..., 2, A
-        self.rank = nr
-        v[G_RANK + claim] = 0.0
-        v[G_RANK + nr] = 1.0
-        self.plays_made += 1
-        v[G_PLAYS] = self.plays_made
-        v[G_LEFT] = self._max_plays - self.plays_made
+        self._count_play(v)
         if self.plays_made >= self._max_plays:
             return self._finish(True)
         self._set_to_act(self._next_in_game(p))
