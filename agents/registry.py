@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import os
 
-from rummy_env.registry import GAMES
+from rummy_env.registry import game_key
 
 from .base import Agent, RandomAgent
 
@@ -28,14 +28,6 @@ HEURISTICS = {
 }
 
 AGENT_SPECS = ("random", "heuristic", "ppo:PATH")
-
-
-def game_key(game: str) -> str:
-    """``"rummy"`` for ``"rummy"`` or ``"rummy_v0"``; ``ValueError`` for an unknown game."""
-    key = game[:-3] if game.endswith("_v0") else game
-    if key not in GAMES:
-        raise ValueError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
-    return key
 
 
 def heuristic_class(game: str) -> type[Agent]:

@@ -37,8 +37,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agents.registry import agent_labels, check_agent_spec, game_key, make_agent
-from rummy_env.registry import GAMES, make_raw_env
+from agents.registry import agent_labels, check_agent_spec, make_agent
+from rummy_env.registry import GAMES, game_key, make_raw_env
 
 from . import io
 

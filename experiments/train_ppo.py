@@ -94,6 +94,8 @@ class Args:
     target_kl: float = 0.0
     """stop an update's epochs early above this approximate KL (0: never)"""
     hidden: str = "256,256"
+    conv_channels: int = 32
+    """channels of the two conv layers over board planes (games with OBS_BOARD_SHAPE only)"""
     init_from: str = ""
     """start from the network of this checkpoint or policy file (same game and sizes)"""
     seat: str = "random"
@@ -407,7 +409,8 @@ class Trainer:
         self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1)
         vg = self.arena.vg
         self.net = PolicyNet(vg.obs_size, vg.num_actions, tuple(int(h) for h in args.hidden.split(",") if h),
-                             board_shape=board, board_offset=getattr(module, "OBS_BOARD_OFFSET", 0))
+                             board_shape=board, board_offset=getattr(module, "OBS_BOARD_OFFSET", 0),
+                             conv_channels=args.conv_channels)
         if args.init_from:
             start = policy_from_checkpoint(torch.load(args.init_from, map_location="cpu", weights_only=True))
             if start.config != self.net.config:
@@ -657,7 +660,7 @@ def benchmark_selfplay(args: Args) -> dict:
     vg = VectorGames(args.game, args.num_envs, args.seed, **parse_env_options(args.opt))
     net = PolicyNet(vg.obs_size, vg.num_actions, tuple(int(h) for h in args.hidden.split(",") if h),
                     board_shape=getattr(module, "OBS_BOARD_SHAPE", None),
-                    board_offset=getattr(module, "OBS_BOARD_OFFSET", 0))
+                    board_offset=getattr(module, "OBS_BOARD_OFFSET", 0), conv_channels=args.conv_channels)
     generator = torch.Generator().manual_seed(args.seed)
     policy_s, steps, episodes = 0.0, 0, 0
     start = time.perf_counter()

@@ -13,12 +13,17 @@ GAMES = {
 }
 
 
-def game_module(name: str) -> ModuleType:
-    """The ``<game>_v0`` module of a game name (``"rummy"`` or ``"rummy_v0"``)."""
+def game_key(name: str) -> str:
+    """``"rummy"`` for ``"rummy"`` or ``"rummy_v0"``; ``ValueError`` for an unknown game."""
     key = name[:-3] if name.endswith("_v0") else name
     if key not in GAMES:
         raise ValueError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
-    return importlib.import_module(GAMES[key])
+    return key
+
+
+def game_module(name: str) -> ModuleType:
+    """The ``<game>_v0`` module of a game name (``"rummy"`` or ``"rummy_v0"``)."""
+    return importlib.import_module(GAMES[game_key(name)])
 
 
 def make_env(name: str, **options):
