@@ -184,17 +184,17 @@ class CardGameEnv(AECEnv):
             self._accumulate_rewards()
             return
         rewards = game.step(a)
-        agents = self.agents
+        seats = self.possible_agents  # every agent stays in self.agents until the episode ends
         if rewards is None:
-            for other in agents:
+            for other in seats:
                 self.rewards[other] = 0.0
         else:
-            for i, other in enumerate(agents):
-                self.rewards[other] = float(rewards[i])
-                self._cumulative_rewards[other] += float(rewards[i])
+            for seat, other in enumerate(seats):
+                self.rewards[other] = float(rewards[seat])
+                self._cumulative_rewards[other] += float(rewards[seat])
         if game.done:
             ended = self.truncations if game.truncated else self.terminations
-            for other in agents:
+            for other in seats:
                 ended[other] = True
         else:
             self.agent_selection = self.possible_agents[game.current_player]
