@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import csv
 import dataclasses
 import json
 import os
@@ -61,6 +60,8 @@ from agents.ppo_agent import CHECKPOINT_FORMAT, PolicyNet, masked_distribution, 
 from agents.registry import make_agent
 from rummy_env.registry import game_module
 from rummy_env.vector import VectorGames
+from experiments import io
+from experiments.io import atomic_write
 
 
 @dataclass
@@ -260,24 +261,13 @@ class Arena:
 # Checkpoints
 # -------------------------------------------------------------------------------------------------
 def atomic_torch_save(obj, path: str) -> None:
-    """Write ``obj`` to ``path`` so that ``path`` always holds a complete file (temp + os.replace)."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "wb") as f:
-        torch.save(obj, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """Write ``obj`` to ``path`` so that ``path`` always holds a complete file."""
+    atomic_write(path, lambda f: torch.save(obj, f), binary=True)
 
 
 def write_csv(path: str, rows: list[dict]) -> None:
-    """Rewrite ``path`` with ``rows`` (temp + os.replace)."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", newline="") as f:
-        if rows:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-    os.replace(tmp, path)
+    """Rewrite ``path`` with ``rows``, atomically."""
+    io.write_csv(path, rows, list(rows[0]) if rows else [])
 
 
 def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], title: str) -> None:
@@ -300,10 +290,8 @@ def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], tit
     ax2.legend(fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
-    tmp = os.path.join(run_dir, f".learning_curve.tmp{os.getpid()}.png")
-    fig.savefig(tmp, dpi=90)
+    io.save_figure(os.path.join(run_dir, "learning_curve.png"), fig, dpi=90)
     plt.close(fig)
-    os.replace(tmp, os.path.join(run_dir, "learning_curve.png"))
 
 
 # -------------------------------------------------------------------------------------------------
