@@ -6,7 +6,7 @@ on all cores, and prints one table: per game and agent, seat-games, mean reward 
 95% bootstrap CIs, and the openskill rating. Games that are not available yet are listed with the
 reason. Each game's results, plot and replay log go to ``runs/demo/<game>/``.
 
-Run: ``python -m experiments.demo`` (``make demo``) or ``rummy-env demo``; about 1-2 minutes on
+Run: ``python -m experiments.demo`` (``make demo``) or ``rummy-env demo``; under a minute on
 2 cores.
 """
 from __future__ import annotations
@@ -22,14 +22,14 @@ from rummy_env.registry import GAMES
 from .tournament import TournamentConfig, check_config, format_table, run_tournament
 
 AGENTS = ("random", "heuristic")
-# Games per game type, sized so the whole demo takes about 1-2 minutes on 2 cores: matches that
+# Games per game type, sized so the whole demo takes well under a minute on 2 quiet cores: matches that
 # last many rounds (Rummy to 150 points, Contract Rummy's seven deals) get fewer games.
 DEMO_GAMES = {
-    "rummy": 400,
-    "tongits": 300,
-    "i_doubt_it": 400,
-    "contract_rummy": 40,
-    "ginny_o": 30,
+    "rummy": 1000,
+    "tongits": 1500,
+    "i_doubt_it": 1000,
+    "contract_rummy": 100,
+    "ginny_o": 100,
 }
 
 
