@@ -1636,6 +1636,17 @@ _SLOT = 1 + 2 + 13 + 4 + 14 + 14 + 4 + 1 + 1
 one-hot (runs, positions 1..14), suits present (sets), jokers, size/14."""
 
 
+
+def _move_one_hot(o, seen: list, k: int, i: int) -> None:
+    """Move the single 1.0 that ``seen[k]`` remembers to index ``i`` of ``o`` (-1 = none)."""
+    if seen[k] != i:
+        if seen[k] >= 0:
+            o[seen[k]] = 0.0
+        if i >= 0:
+            o[i] = 1.0
+        seen[k] = i
+
+
 def _observe(g: ContractRummyGame, seat: int) -> None:
     """``seat``'s observation: its buffer is brought up to date where the versions it shows are
     behind (hand, pile, table, pick-ups, seldom-changing slices); the small slices are rewritten
@@ -1688,27 +1699,9 @@ def _observe(g: ContractRummyGame, seat: int) -> None:
             o[b + i] = 1.0 if g.down[s] else 0.0
             o[b + 2 * n + i] = g.scores[s] / 100.0
             o[b + 3 * n + i] = 1.0 if g.dealer == s else 0.0
-    i = o_must + g.must if g.must >= 0 else -1
-    if seen[5] != i:
-        if seen[5] >= 0:
-            o[seen[5]] = 0.0
-        if i >= 0:
-            o[i] = 1.0
-        seen[5] = i
-    i = o_banned + g.banned if g.banned >= 0 else -1
-    if seen[6] != i:
-        if seen[6] >= 0:
-            o[seen[6]] = 0.0
-        if i >= 0:
-            o[i] = 1.0
-        seen[6] = i
-    i = -1 if g.done else o_phase + g.phase
-    if seen[7] != i:
-        if seen[7] >= 0:
-            o[seen[7]] = 0.0
-        if i >= 0:
-            o[i] = 1.0
-        seen[7] = i
+    _move_one_hot(o, seen, 5, o_must + g.must if g.must >= 0 else -1)
+    _move_one_hot(o, seen, 6, o_banned + g.banned if g.banned >= 0 else -1)
+    _move_one_hot(o, seen, 7, -1 if g.done else o_phase + g.phase)
     o[o_size] = len(g.pile)
     o[o_size + 1] = len(g.stock)
     b = o_down + n
