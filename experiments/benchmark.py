@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -46,6 +47,13 @@ PZ126_PYTHON = os.path.join(ROOT, ".venv-pz126", "bin", "python")
 def _peak_rss_mb() -> float:
     import resource
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def _totals(steps: int, games: int, seconds: float, step_s: float, observe_s: float,
+            game_ms: list[float], **extra) -> dict:
+    """One target's raw numbers, the same keys for every target."""
+    return {"steps": steps, "games": games, "seconds": seconds, "step_s": step_s, "observe_s": observe_s,
+            "median_ms_per_game": statistics.median(game_ms), **extra}
 
 
 def _aec_loop(env, seconds: float, seed: int, min_games: int = 0) -> dict:
@@ -84,8 +92,7 @@ def _aec_loop(env, seconds: float, seed: int, min_games: int = 0) -> dict:
             steps += 1
         games += 1
         game_ms.append(1000 * (perf() - t_game))
-    return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": t_obs,
-            "median_ms_per_game": float(np.median(game_ms))}
+    return _totals(steps, games, perf() - start, t_step, t_obs, game_ms)
 
 
 def _run_ours(game: str, options: dict, seconds: float, seed: int) -> dict:
@@ -141,8 +148,7 @@ def _run_rlcard(seconds: float, seed: int) -> dict:
             steps += 1
         games += 1
         game_ms.append(1000 * (perf() - t_game))
-    return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": 0.0,
-            "median_ms_per_game": sorted(game_ms)[len(game_ms) // 2], "note": "observation built inside step"}
+    return _totals(steps, games, perf() - start, t_step, 0.0, game_ms, note="observation built inside step")
 
 
 def _run_open_spiel(seconds: float, seed: int) -> dict:
@@ -175,9 +181,8 @@ def _run_open_spiel(seconds: float, seed: int) -> dict:
             steps += 1
         games += 1
         game_ms.append(1000 * (perf() - t_game))
-    return {"steps": steps, "games": games, "seconds": perf() - start, "step_s": t_step, "observe_s": t_obs,
-            "median_ms_per_game": sorted(game_ms)[len(game_ms) // 2],
-            "note": "chance nodes (deals) applied outside the step count"}
+    return _totals(steps, games, perf() - start, t_step, t_obs, game_ms,
+                   note="chance nodes (deals) applied outside the step count")
 
 
 def _worker(target: str, seconds: float, seed: int) -> dict:
