@@ -310,6 +310,19 @@ def test_scenario_12_penalties():
         == [47, 12, 44]
 
 
+CLUBS_2_TO_K = [CARD_TEXT[card(r, 0)] for r in range(2, 14)]
+
+
+def _ace_runs_position():
+    """Deal 3; p1 is down with @0 = JD QD KD and @1 = 2C .. KC, holds AD 2D AC JK 5S and has drawn."""
+    melds = [{"owner": 1, "cards": ["JD", "QD", "KD"]}, {"owner": 1, "cards": CLUBS_2_TO_K}]
+    d = make_deal(contract=3, deal_index=2, hands={1: ["AD", "2D", "AC", "JK", "5S"]}, melds=melds,
+                  stock_top=["9S"])
+    env, g = start(d)
+    act(env, "draw stock")
+    return CLUBS_2_TO_K, env, g
+
+
 def test_scenario_13_aces():
     """CR-1, CR-14, CR-19: aces low or high, never around the corner; ace-to-ace runs."""
     env = contract_rummy_v0.raw_env()
@@ -318,12 +331,7 @@ def test_scenario_13_aces():
     assert a != b and env.action_to_text(a) == "meld QS KS AS" and env.action_to_text(b) == "meld AS 2S 3S"
     with pytest.raises(ValueError, match="KS AS 2S"):
         env.text_to_action("meld KS AS 2S")
-    clubs = [CARD_TEXT[card(r, 0)] for r in range(2, 14)]
-    melds = [{"owner": 1, "cards": ["JD", "QD", "KD"]}, {"owner": 1, "cards": clubs}]
-    d = make_deal(contract=3, deal_index=2, hands={1: ["AD", "2D", "AC", "JK", "5S"]}, melds=melds,
-                  stock_top=["9S"])
-    env, g = start(d)
-    act(env, "draw stock")
+    clubs, env, g = _ace_runs_position()
     act(env, "layoff AD @0")
     assert meld_cards(g, 0) == ["JD", "QD", "KD", "AD"]
     assert "layoff 2D @0" not in legal_texts(g)
@@ -337,12 +345,7 @@ def test_scenario_13_aces():
 def test_clone_keeps_high_ace_of_13_card_run():
     """CR-19: a 2..K run that took its ace high keeps it high through clone / to_dict (the
     pieces alone would classify it ace-low), so observations and views of the copy match."""
-    clubs = [CARD_TEXT[card(r, 0)] for r in range(2, 14)]
-    melds = [{"owner": 1, "cards": ["JD", "QD", "KD"]}, {"owner": 1, "cards": clubs}]
-    d = make_deal(contract=3, deal_index=2, hands={1: ["AD", "2D", "AC", "JK", "5S"]}, melds=melds,
-                  stock_top=["9S"])
-    env, g = start(d)
-    act(env, "draw stock")
+    clubs, env, g = _ace_runs_position()
     act(env, "layoff AC @1")
     for copy in (g.clone(), pickle.loads(pickle.dumps(g))):
         assert copy.melds[1][1] == g.melds[1][1] and copy.melds[1][1].hi == 14
