@@ -49,16 +49,21 @@ class PolicyNet(nn.Module):
     game exposing board planes, e.g. Ginny-O's ``OBS_BOARD_SHAPE``), the ``C*H*W`` entries from
     ``board_offset`` are read as planes by a small conv net whose features join the rest of the
     observation before the MLP.
+
+    ``obs_log1p``: the observation enters as ``log(1 + x)`` (observations hold raw counts, e.g. I
+    Doubt It's plays left before the cap, up to 1,000; binary entries stay in [0, 0.69]).
     """
 
     def __init__(self, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (256, 256),
                  board_shape: tuple[int, int, int] | None = None, board_offset: int = 0,
-                 conv_channels: int = 32):
+                 conv_channels: int = 32, obs_log1p: bool = False):
         super().__init__()
         self.config = {"obs_size": int(obs_size), "num_actions": int(num_actions),
                        "hidden": [int(h) for h in hidden],
                        "board_shape": None if board_shape is None else [int(x) for x in board_shape],
-                       "board_offset": int(board_offset), "conv_channels": int(conv_channels)}
+                       "board_offset": int(board_offset), "conv_channels": int(conv_channels),
+                       "obs_log1p": bool(obs_log1p)}
+        self.obs_log1p = bool(obs_log1p)
         self.board_shape = self.config["board_shape"]
         flat = obs_size
         if self.board_shape is not None:
@@ -78,6 +83,8 @@ class PolicyNet(nn.Module):
         self.value_head = _layer(nn.Linear(flat, 1), std=1.0)
 
     def features(self, obs: torch.Tensor) -> torch.Tensor:
+        if self.obs_log1p:
+            obs = torch.log1p(obs)
         if self.board_shape is None:
             return self.trunk(obs)
         board = obs[:, self.board_slice].reshape(-1, *self.board_shape)
@@ -104,6 +111,18 @@ class PolicyNet(nn.Module):
         return torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy()
 
 
+def policy_for_game(game: str, obs_size: int, num_actions: int, hidden: str = "256,256",
+                    conv_channels: int = 32) -> PolicyNet:
+    """A fresh :class:`PolicyNet` for ``game``: ``hidden`` is comma-separated layer widths; the conv
+    board reader is added when the game module exposes ``OBS_BOARD_SHAPE`` (Ginny-O)."""
+    from rummy_env.registry import game_module
+    module = game_module(game)
+    return PolicyNet(obs_size, num_actions, tuple(int(h) for h in hidden.split(",") if h),
+                     board_shape=getattr(module, "OBS_BOARD_SHAPE", None),
+                     board_offset=getattr(module, "OBS_BOARD_OFFSET", 0), conv_channels=conv_channels,
+                     obs_log1p=True)
+
+
 def policy_from_checkpoint(data: dict) -> PolicyNet:
     """The network stored in a checkpoint dict (training checkpoint or policy export)."""
     if data.get("format") != CHECKPOINT_FORMAT:
@@ -111,7 +130,7 @@ def policy_from_checkpoint(data: dict) -> PolicyNet:
     cfg = data["model_config"]
     net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]),
                     None if cfg["board_shape"] is None else tuple(cfg["board_shape"]),
-                    cfg["board_offset"], cfg["conv_channels"])
+                    cfg["board_offset"], cfg["conv_channels"], cfg.get("obs_log1p", False))
     net.load_state_dict(data["model"])
     net.eval()
     return net

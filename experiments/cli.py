@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import json
 import os
 import sys
 from typing import Any, Callable
@@ -26,7 +27,7 @@ class _Parser(argparse.ArgumentParser):
 
 def parse_option(text: str) -> tuple[str, Any]:
     """``key=value`` -> (key, value); value read as bool (true/false), None (none/null), int,
-    float, or else kept as a string."""
+    float, a JSON list or object (``deals=[1,2]``), or else kept as a string."""
     key, sep, value = text.partition("=")
     key = key.strip()
     if not sep or not key.isidentifier():
@@ -37,6 +38,11 @@ def parse_option(text: str) -> tuple[str, Any]:
         return key, low == "true"
     if low in ("none", "null"):
         return key, None
+    if v.startswith(("[", "{")):
+        try:
+            return key, json.loads(v)
+        except json.JSONDecodeError as e:
+            raise argparse.ArgumentTypeError(f"bad --option {text!r}: not valid JSON ({e})") from None
     for cast in (int, float):
         try:
             return key, cast(v)
@@ -115,7 +121,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 # Commands whose arguments all go to another tool's ``main`` (parsed there, not here).
-FORWARDED = {"bench": ("experiments.benchmark", "bench"), "train": ("experiments.train_ppo", "train")}
+FORWARDED = {"bench": ("experiments.benchmark", "bench"), "train": ("experiments.train_ppo", "train"),
+             "imitate": ("experiments.imitate", "imitate")}
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -221,6 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Runs experiments.train_ppo; further arguments go to it "
                         "(see `rummy-env train --help`).", add_help=False)
     tr.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    im = sub.add_parser("imitate", help="clone the rule-based agent into a policy network, a PPO warm "
+                        "start (experiments.imitate)", description="Runs experiments.imitate; further "
+                        "arguments go to it (see `rummy-env imitate --help`).", add_help=False)
+    im.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
 
 

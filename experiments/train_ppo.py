@@ -56,9 +56,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo_agent import CHECKPOINT_FORMAT, PolicyNet, masked_distribution, policy_from_checkpoint
+from agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, masked_distribution, policy_for_game,
+                              policy_from_checkpoint)
 from agents.registry import make_agent
-from rummy_env.registry import game_module
 from rummy_env.vector import VectorGames
 from experiments import io
 from experiments.io import atomic_write
@@ -119,10 +119,12 @@ class Args:
     """instead of training: evaluate the --init-from network (untrained without it), print win shares with 95% CIs"""
 
 
-def parse_args(argv: list[str] | None = None) -> Args:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+def parse_dataclass(cls, argv: list[str] | None, doc: str):
+    """An instance of the arguments dataclass ``cls`` from the command line: one ``--flag`` per field
+    (bools as ``--x/--no-x``, ``opt`` repeatable); ``doc``'s first paragraph is the description."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    for f in dataclasses.fields(Args):
+    for f in dataclasses.fields(cls):
         name = "--" + f.name.replace("_", "-")
         if f.type in ("bool", bool):
             parser.add_argument(name, action=argparse.BooleanOptionalAction, default=f.default)
@@ -131,7 +133,11 @@ def parse_args(argv: list[str] | None = None) -> Args:
         else:
             kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
             parser.add_argument(name, type=kind, default=f.default)
-    return Args(**vars(parser.parse_args(argv)))
+    return cls(**vars(parser.parse_args(argv)))
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    return parse_dataclass(Args, argv, __doc__)
 
 
 def parse_env_options(items: list[str]) -> dict:
@@ -392,13 +398,9 @@ class Trainer:
         random.seed(args.seed)
         np.random.seed(args.seed)
         torch.manual_seed(args.seed)
-        module = game_module(self.key)
-        board = getattr(module, "OBS_BOARD_SHAPE", None)
         self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1)
         vg = self.arena.vg
-        self.net = PolicyNet(vg.obs_size, vg.num_actions, tuple(int(h) for h in args.hidden.split(",") if h),
-                             board_shape=board, board_offset=getattr(module, "OBS_BOARD_OFFSET", 0),
-                             conv_channels=args.conv_channels)
+        self.net = policy_for_game(self.key, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels)
         if args.init_from:
             start = policy_from_checkpoint(torch.load(args.init_from, map_location="cpu", weights_only=True))
             if start.config != self.net.config:
@@ -644,11 +646,8 @@ def benchmark_selfplay(args: Args) -> dict:
     (batched inference on the CPU), env steps per second over ``args.benchmark`` seconds."""
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
-    module = game_module(args.game)
     vg = VectorGames(args.game, args.num_envs, args.seed, **parse_env_options(args.opt))
-    net = PolicyNet(vg.obs_size, vg.num_actions, tuple(int(h) for h in args.hidden.split(",") if h),
-                    board_shape=getattr(module, "OBS_BOARD_SHAPE", None),
-                    board_offset=getattr(module, "OBS_BOARD_OFFSET", 0), conv_channels=args.conv_channels)
+    net = policy_for_game(args.game, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels)
     generator = torch.Generator().manual_seed(args.seed)
     policy_s, steps, episodes = 0.0, 0, 0
     start = time.perf_counter()

@@ -1,6 +1,7 @@
 """The ``rummy-env`` command line (issue 7): subcommands, help, one-line errors with exit status 2."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -58,6 +59,9 @@ def test_parse_option_types():
     assert parse_option("ratio=0.5") == ("ratio", 0.5)
     assert parse_option("reward_mode=zero_sum") == ("reward_mode", "zero_sum")
     assert parse_option("target_score=none") == ("target_score", None)
+    assert parse_option("deals=[1, 2]") == ("deals", [1, 2])
+    with pytest.raises(argparse.ArgumentTypeError, match="not valid JSON"):
+        parse_option("deals=[1,")
 
 
 @pytest.mark.parametrize("command", ["tournament", "replay", "demo", "play"])
@@ -73,8 +77,18 @@ def test_top_level_help_lists_every_command(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     out = capsys.readouterr().out
-    for command in ["tournament", "replay", "demo", "bench", "play", "train"]:
+    for command in ["tournament", "replay", "demo", "bench", "play", "train", "imitate"]:
         assert f"    {command}" in out
+
+
+@pytest.mark.parametrize("command", ["train", "imitate"])
+def test_forwarded_help_names_the_command(command, capsys):
+    pytest.importorskip("torch")
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: rummy-env {command}") and "--game" in out
 
 
 def test_tournament_then_replay(tmp_path, capsys):

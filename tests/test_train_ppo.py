@@ -13,7 +13,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.ppo_agent import load_ppo_agent, masked_distribution  # noqa: E402
+from agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, load_ppo_agent, masked_distribution,  # noqa: E402
+                              policy_from_checkpoint)
 from experiments import train_ppo as tp  # noqa: E402
 from tests.test_vector import GAME_NAMES  # noqa: E402
 
@@ -179,7 +180,6 @@ def test_tiny_training_run_and_agent(tmp_path):
 def test_conv_policy_on_board_planes():
     """Ginny-O exposes OBS_BOARD_SHAPE: the policy reads those planes with its conv net (changing
     only the board changes the logits) and acts legally on real observations."""
-    from agents.ppo_agent import PolicyNet
     from rummy_env import ginny_o_v0
     from rummy_env.vector import VectorGames
     torch.manual_seed(0)
@@ -234,3 +234,19 @@ def test_eval_only_matches_the_runs_update0_evaluation(tmp_path):
                                      "--init-from", str(tmp_path / "policy.pt")))
     assert trained[0]["policy"].endswith("policy.pt") and trained[0]["games"] == 6
     assert load_ppo_agent(str(tmp_path / "policy.pt"), "rummy").uses_view is False
+
+
+def test_obs_log1p_network_reads_log_counts():
+    """``obs_log1p=True`` is the same network applied to log(1 + obs); old checkpoints without the
+    key load with it off."""
+    torch.manual_seed(0)
+    plain = PolicyNet(6, 4, (8,))
+    logged = PolicyNet(6, 4, (8,), obs_log1p=True)
+    logged.load_state_dict(plain.state_dict())
+    obs = torch.tensor([[0.0, 1.0, 5.0, 1000.0, 2.0, 0.5]])
+    torch.testing.assert_close(logged(obs)[0], plain(torch.log1p(obs))[0])
+    assert not torch.allclose(logged(obs)[0], plain(obs)[0])
+    config = dict(plain.config)
+    del config["obs_log1p"]
+    old = policy_from_checkpoint({"format": CHECKPOINT_FORMAT, "model_config": config, "model": plain.state_dict()})
+    assert old.config["obs_log1p"] is False
