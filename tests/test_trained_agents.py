@@ -39,3 +39,19 @@ def test_inspect_i_doubt_it_counts_every_game():
     for t in totals:
         assert t["pickups"] >= t["caught_lying"] and t["cards_picked_up"] >= t["pickups"]
         assert t["plays"] > 0
+
+
+def test_tournament_plays_ppo_agents_on_one_torch_thread_and_restores_it():
+    import torch
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    seen = []
+    spec = "ppo:" + os.path.join(ROOT, "checkpoints", "i_doubt_it_bc_ppo", "policy_fp16.pt")
+    config = TournamentConfig(game="i_doubt_it", agents=(spec, "random"), games=4, seed=3, workers=1)
+    try:
+        run_tournament(config, progress=False, log_games=False,
+                       on_records=lambda records: seen.append(torch.get_num_threads()))
+        assert seen and set(seen) == {1}
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
