@@ -15,7 +15,7 @@ The warm start of a PPO run (``experiments/train_ppo.py --init-from runs/rummy_b
 2. **Fit.** A :class:`agents.ppo_agent.PolicyNet` (the network PPO trains) minimises the masked
    cross-entropy of the agent's action (:func:`agents.ppo_agent.masked_distribution`, the same
    masking as PPO) plus ``--vf-coef`` times the value error, with Adam over ``--epochs`` passes.
-   ``--val-fraction`` of the episodes are held out: ``bc.csv`` logs, per epoch, the training loss
+   ``--val-fraction`` of the episodes are held out (none: those columns are NaN): ``bc.csv`` logs, per epoch, the training loss
    and on the held-out decisions the cross-entropy, the agreement of the arg-max action with the
    agent's (accuracy) and the value error.
 3. **DAgger** (``--dagger-rounds R``, optional): R times, collect ``--dagger-decisions`` more
@@ -227,8 +227,9 @@ def fit(net, demos: Demonstrations, args: Args, epochs: int, round_: int, log) -
                 stats += [policy_loss.item() * len(rows), value_loss.item() * len(rows),
                           agree.float().sum().item(), len(rows)]
         row = {"round": round_, "epoch": epoch, "decisions": len(demos.action), "train_loss": round(total / len(train_rows), 5),
-               "val_cross_entropy": round(stats[0] / stats[3], 5), "val_value_loss": round(stats[1] / stats[3], 5),
-               "val_accuracy": round(stats[2] / stats[3], 5), "seconds": round(time.perf_counter() - start, 1)}
+               **dict(zip(("val_cross_entropy", "val_value_loss", "val_accuracy"),
+                          np.round(stats[:3] / stats[3], 5).tolist() if stats[3] else [float("nan")] * 3)),
+               "seconds": round(time.perf_counter() - start, 1)}
         history.append(row)
         log(json.dumps(row))
     return history
