@@ -20,6 +20,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from rummy_env.registry import game_key, game_module
+
 from .base import Agent
 
 CHECKPOINT_FORMAT = "rummy_env-ppo/1"
@@ -115,7 +117,6 @@ def policy_for_game(game: str, obs_size: int, num_actions: int, hidden: str = "2
                     conv_channels: int = 32) -> PolicyNet:
     """A fresh :class:`PolicyNet` for ``game``: ``hidden`` is comma-separated layer widths; the conv
     board reader is added when the game module exposes ``OBS_BOARD_SHAPE`` (Ginny-O)."""
-    from rummy_env.registry import game_module
     module = game_module(game)
     return PolicyNet(obs_size, num_actions, tuple(int(h) for h in hidden.split(",") if h),
                      board_shape=getattr(module, "OBS_BOARD_SHAPE", None),
@@ -174,7 +175,7 @@ def load_ppo_agent(path: str, game: str | None = None, greedy: bool = True) -> P
     net = policy_from_checkpoint(data)
     trained_on = data.get("game")
     if game is not None and trained_on is not None:
-        key = game[:-3] if game.endswith("_v0") else game
+        key = game_key(game)
         if key != trained_on:
             raise ValueError(f"checkpoint {path!r} was trained on {trained_on}, not {key}")
     return PPOAgent(net, greedy=greedy, game=trained_on)

@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any, Callable
 
-from rummy_env.registry import GAMES
+from rummy_env.registry import GAMES, game_key
 
 
 class UsageError(Exception):
@@ -137,10 +137,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _game(name: str) -> str:
-    key = name[:-3] if name.endswith("_v0") else name
-    if key not in GAMES:
-        raise argparse.ArgumentTypeError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
-    return key
+    try:
+        return game_key(name)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _count(name: str, minimum: int) -> Callable[[str], int]:

@@ -33,6 +33,7 @@ about 2.8 GB. Seeding: ``--seed`` fixes the deals, the agents, the held-out spli
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import time
@@ -41,8 +42,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from agents.ppo_agent import CHECKPOINT_FORMAT, masked_distribution, policy_for_game
+from agents.ppo_agent import CHECKPOINT_FORMAT, masked_distribution, masked_logits, policy_for_game
 from agents.registry import make_agent
+from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
 from experiments import io
 from experiments.train_ppo import atomic_torch_save, parse_dataclass, parse_env_options
@@ -116,6 +118,11 @@ def collect(game: str, options: dict, decisions: int, num_envs: int, seed: int, 
     seeds = np.random.default_rng([seed, 31337])
     agents = [[make_agent("heuristic", game) for _ in range(n)] for _ in range(num_envs)]
     played = np.full(num_envs, -1)
+    # Per game, the running episode: its decisions (observation, packed mask, action, seat) in order;
+    # per seat the reward received after each of its decisions (rewards before its first go to the first).
+    running: list[list[tuple]] = [[] for _ in range(num_envs)]
+    seat_rewards: list[list[list[float]]] = [[] for _ in range(num_envs)]
+    early = np.zeros((num_envs, n))
 
     def new_episode(i: int) -> None:
         for s, agent in enumerate(agents[i]):
@@ -126,11 +133,6 @@ def collect(game: str, options: dict, decisions: int, num_envs: int, seed: int, 
         seat_rewards[i] = [[] for _ in range(n)]
         early[i] = 0.0
 
-    # Per game, the running episode: its decisions (observation, packed mask, action, seat) in order;
-    # per seat the reward received after each of its decisions (rewards before its first go to the first).
-    running: list[list[tuple]] = [[] for _ in range(num_envs)]
-    seat_rewards: list[list[list[float]]] = [[] for _ in range(num_envs)]
-    early = np.zeros((num_envs, n))
     for i in range(num_envs):
         new_episode(i)
     obs_l, bits_l, act_l, val_l, ep_l = [], [], [], [], []
@@ -223,7 +225,7 @@ def fit(net, demos: Demonstrations, args: Args, epochs: int, round_: int, log) -
             for j in range(0, len(val_rows), 4096):
                 rows = val_rows[j:j + 4096]
                 policy_loss, value_loss, logits, mask = losses(rows)
-                agree = (torch.where(mask, logits, torch.full_like(logits, -1e9)).argmax(1) == actions[rows])
+                agree = masked_logits(logits, mask).argmax(1) == actions[rows]
                 stats += [policy_loss.item() * len(rows), value_loss.item() * len(rows),
                           agree.float().sum().item(), len(rows)]
         row = {"round": round_, "epoch": epoch, "decisions": len(demos.action), "train_loss": round(total / len(train_rows), 5),
@@ -239,24 +241,25 @@ def imitate(args: Args) -> dict:
     """Collect, fit and write (module docstring); returns the summary."""
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
-    key = args.game[:-3] if args.game.endswith("_v0") else args.game
+    key = game_key(args.game)
     run_dir = args.run_dir or os.path.join("runs", f"{key}_bc_s{args.seed}")
     options = parse_env_options(args.opt)
     start = time.perf_counter()
     demos = collect(key, options, args.decisions, args.num_envs, args.seed, args.gamma, args.reward_scale)
     collect_s = time.perf_counter() - start
-    print(json.dumps({"round": 0, "decisions": len(demos.action), "episodes": int(demos.episode.max()) + 1,
-                      "collect_s": round(collect_s, 1)}), flush=True)
+    log = functools.partial(print, flush=True)
+    log(json.dumps({"round": 0, "decisions": len(demos.action), "episodes": int(demos.episode.max()) + 1,
+                    "collect_s": round(collect_s, 1)}))
     net = policy_for_game(key, demos.obs.shape[1], demos.num_actions, args.hidden, args.conv_channels)
-    history = fit(net, demos, args, args.epochs, 0, lambda line: print(line, flush=True))
+    history = fit(net, demos, args, args.epochs, 0, log)
     generator = torch.Generator().manual_seed(args.seed)
     for r in range(1, args.dagger_rounds + 1):
         t = time.perf_counter()
         demos = demos + collect(key, options, args.dagger_decisions, args.num_envs, args.seed + 7919 * r, args.gamma,
                                 args.reward_scale, policy=lambda o, m: net.act(o, m, generator=generator))
         collect_s += time.perf_counter() - t
-        print(json.dumps({"round": r, "decisions": len(demos.action), "collect_s": round(collect_s, 1)}), flush=True)
-        history += fit(net, demos, args, args.dagger_epochs, r, lambda line: print(line, flush=True))
+        log(json.dumps({"round": r, "decisions": len(demos.action), "collect_s": round(collect_s, 1)}))
+        history += fit(net, demos, args, args.dagger_epochs, r, log)
     fit_s = time.perf_counter() - start - collect_s
     atomic_torch_save({"format": CHECKPOINT_FORMAT, "game": key, "options": options, "model_config": net.config,
                        "model": net.state_dict(), "update": 0, "global_step": 0,

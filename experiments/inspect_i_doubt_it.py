@@ -31,7 +31,7 @@ def seat_totals(agent_spec: str, games: int, seed: int, num_players: int = 4) ->
             if term or trunc:
                 env.step(None)
                 continue
-            agent = agents[int(name.rsplit("_", 1)[1])]
+            agent = agents[env.unwrapped.agent_name_mapping[name]]
             view = env.unwrapped.view(name) if agent.uses_view else {}
             env.step(agent.act(obs["observation"], obs["action_mask"], view))
         final = env.unwrapped.view("player_0")

@@ -59,6 +59,7 @@ from torch import nn
 from agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, masked_distribution, policy_for_game,
                               policy_from_checkpoint)
 from agents.registry import make_agent
+from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
 from experiments import io
 from experiments.io import atomic_write
@@ -376,7 +377,7 @@ class Trainer:
 
     def __init__(self, args: Args):
         self.args = args
-        self.key = args.game[:-3] if args.game.endswith("_v0") else args.game
+        self.key = game_key(args.game)
         self.options = parse_env_options(args.opt)
         self.run_dir = args.run_dir or os.path.join("runs", f"{self.key}_ppo_s{args.seed}")
         self.batch_size = args.num_envs * args.num_steps
