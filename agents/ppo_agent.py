@@ -11,16 +11,25 @@ training checkpoint ``checkpoint.pt`` or the small ``policy.pt`` export) loads h
 The action mask is applied the same way everywhere (:func:`masked_logits`): illegal logits are set to
 -1e9 before the softmax, so a masked action has probability 0 and the policy never picks one.
 Loading uses ``torch.load(..., weights_only=True)`` on the CPU.
+
+Loud failures: a forward pass whose logits are not all finite raises ``ValueError`` naming the
+policy (game and checkpoint) and the first non-finite observation entry, instead of the arg-max
+silently picking the first legal action or ``Categorical`` printing a tensor. A checkpoint records
+the env options it was trained with (``"options"``); :func:`load_ppo_agent` given the env's options
+warns (one line, the options that differ) when they differ, and refuses (``ValueError``) when the
+observation or action size differs.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+import warnings
 
 import numpy as np
 import torch
 from torch import nn
 
-from rummy_env.registry import game_key, game_module
+from rummy_env.registry import game_key, game_module, make_raw_env
 
 from .base import Agent
 
@@ -38,6 +47,11 @@ def masked_distribution(logits: torch.Tensor, mask: torch.Tensor) -> torch.distr
     return torch.distributions.Categorical(logits=masked_logits(logits, mask))
 
 
+def symlog(x: torch.Tensor) -> torch.Tensor:
+    """``sign(x) * log(1 + |x|)``: ``log1p(x)`` for x >= 0, finite and odd for every finite x."""
+    return torch.sign(x) * torch.log1p(torch.abs(x))
+
+
 def _layer(layer: nn.Module, std: float = math.sqrt(2), bias: float = 0.0) -> nn.Module:
     nn.init.orthogonal_(layer.weight, std)
     nn.init.constant_(layer.bias, bias)
@@ -52,8 +66,13 @@ class PolicyNet(nn.Module):
     ``board_offset`` are read as planes by a small conv net whose features join the rest of the
     observation before the MLP.
 
-    ``obs_log1p``: the observation enters as ``log(1 + x)`` (observations hold raw counts, e.g. I
-    Doubt It's plays left before the cap, up to 1,000; binary entries stay in [0, 0.69]).
+    ``obs_log1p``: the observation enters as :func:`symlog` (observations hold raw counts, e.g. I
+    Doubt It's plays left before the cap, up to 1,000, and signed totals, e.g. Tongits' chips;
+    binary entries stay in [0, 0.69]). The flag keeps its old name: checkpoints written when the
+    transform was ``log1p`` load unchanged, and symlog equals ``log1p`` on the non-negative
+    observations they were trained on.
+
+    ``name`` (not saved) says which policy this is in error messages, e.g. the checkpoint path.
     """
 
     def __init__(self, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (256, 256),
@@ -66,6 +85,7 @@ class PolicyNet(nn.Module):
                        "board_offset": int(board_offset), "conv_channels": int(conv_channels),
                        "obs_log1p": bool(obs_log1p)}
         self.obs_log1p = bool(obs_log1p)
+        self.name = "untrained policy"
         self.board_shape = self.config["board_shape"]
         flat = obs_size
         if self.board_shape is not None:
@@ -86,7 +106,7 @@ class PolicyNet(nn.Module):
 
     def features(self, obs: torch.Tensor) -> torch.Tensor:
         if self.obs_log1p:
-            obs = torch.log1p(obs)
+            obs = symlog(obs)
         if self.board_shape is None:
             return self.trunk(obs)
         board = obs[:, self.board_slice].reshape(-1, *self.board_shape)
@@ -94,9 +114,23 @@ class PolicyNet(nn.Module):
         return self.trunk(torch.cat([self.conv(board), rest], dim=1))
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(logits, value) before masking."""
+        """(logits, value) before masking; ``ValueError`` if a logit is not finite."""
         x = self.features(obs)
-        return self.policy_head(x), self.value_head(x).squeeze(-1)
+        logits = self.policy_head(x)
+        if not torch.isfinite(logits).all():
+            raise ValueError(self.nonfinite_message(obs))
+        return logits, self.value_head(x).squeeze(-1)
+
+    def nonfinite_message(self, obs: torch.Tensor) -> str:
+        """One line: which policy gave non-finite logits, and the first observation entry that is
+        not finite (or the parameters, when every entry is)."""
+        bad = (~torch.isfinite(obs)).nonzero()
+        if len(bad):
+            row, index = (int(v) for v in bad[0])
+            cause = f"observation index {index} is {float(obs[row, index])} (batch row {row})"
+        else:
+            cause = "every observation entry is finite, so the network's parameters are not"
+        return f"non-finite logits from {self.name}: {cause}"
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         return self.value_head(self.features(obs)).squeeze(-1)
@@ -134,6 +168,7 @@ def policy_from_checkpoint(data: dict) -> PolicyNet:
                     cfg["board_offset"], cfg["conv_channels"], cfg.get("obs_log1p", False))
     net.load_state_dict(data["model"])
     net.eval()
+    net.name = f"{data.get('game')} policy"
     return net
 
 
@@ -163,9 +198,11 @@ class PPOAgent(Agent):
         return int(self.net.act(observation[None], action_mask[None], self.greedy, self.generator)[0])
 
 
-def load_ppo_agent(path: str, game: str | None = None, greedy: bool = True) -> PPOAgent:
+def load_ppo_agent(path: str, game: str | None = None, greedy: bool = True,
+                   options: dict | None = None) -> PPOAgent:
     """A :class:`PPOAgent` from a checkpoint file (CPU). ``ValueError`` if the file is not a PPO
-    checkpoint or was trained on another game than ``game`` (``"rummy"`` or ``"rummy_v0"``)."""
+    checkpoint or was trained on another game than ``game`` (``"rummy"`` or ``"rummy_v0"``).
+    With the env's ``options`` (and ``game``): see :func:`check_options`."""
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # torch.load raises many kinds on a file that is not a checkpoint
@@ -174,8 +211,34 @@ def load_ppo_agent(path: str, game: str | None = None, greedy: bool = True) -> P
         raise ValueError(f"{path!r} is not a rummy_env PPO checkpoint")
     net = policy_from_checkpoint(data)
     trained_on = data.get("game")
+    net.name = f"{trained_on} checkpoint {path}"
     if game is not None and trained_on is not None:
         key = game_key(game)
         if key != trained_on:
             raise ValueError(f"checkpoint {path!r} was trained on {trained_on}, not {key}")
+        if options is not None:
+            check_options(path, data, key, options)
     return PPOAgent(net, greedy=greedy, game=trained_on)
+
+
+def check_options(path: str, data: dict, game: str, options: dict) -> None:
+    """Compare the env ``options`` with those checkpoint ``data`` (from ``path``) was trained with,
+    both with the game's defaults filled in: ``ValueError`` when the observation or action size
+    differs, else a one-line ``UserWarning`` listing the options that differ. A checkpoint without
+    recorded options (``"options"`` missing) is checked for sizes only."""
+    env = make_raw_env(game, **options)
+    cfg = data["model_config"]
+    seat = env.possible_agents[0]
+    obs_size, num_actions = env.observation_space(seat)["observation"].shape[0], env.action_space(seat).n
+    if (obs_size, num_actions) != (cfg["obs_size"], cfg["num_actions"]):
+        raise ValueError(f"checkpoint {path!r} takes observations of {cfg['obs_size']} and "
+                         f"{cfg['num_actions']} actions; {game} with options {options} has {obs_size} "
+                         f"and {num_actions} (trained with options {data.get('options')})")
+    if "options" not in data:
+        return
+    mine = dataclasses.asdict(env.options)
+    trained = dataclasses.asdict(make_raw_env(game, **data["options"]).options)
+    differ = [f"{k}={mine[k]!r} (trained with {trained[k]!r})" for k in mine if mine[k] != trained[k]]
+    if differ:
+        warnings.warn(f"checkpoint {path!r} plays {game} with other options than it was trained with: "
+                      f"{', '.join(differ)}", stacklevel=3)

@@ -66,8 +66,9 @@ def check_agent_spec(spec: str, game: str) -> None:
     raise ValueError(f"unknown agent {spec!r}: choose one of {', '.join(AGENT_SPECS)}")
 
 
-def make_agent(spec: str, game: str) -> Agent:
-    """A fresh agent for ``spec`` playing ``game`` (see the module docstring for the specs)."""
+def make_agent(spec: str, game: str, options: dict | None = None) -> Agent:
+    """A fresh agent for ``spec`` playing ``game`` (see the module docstring for the specs); with the
+    env's ``options``, a ``ppo:`` checkpoint checks them against its training options."""
     check_agent_spec(spec, game)
     key = game_key(game)
     if spec == "random":
@@ -75,16 +76,29 @@ def make_agent(spec: str, game: str) -> Agent:
     if spec == "heuristic":
         return heuristic_class(key)()
     from .ppo_agent import load_ppo_agent
-    return load_ppo_agent(spec[4:], key)
+    return load_ppo_agent(spec[4:], key, options=options)
 
 
 def agent_labels(specs: list[str]) -> list[str]:
     """Display names for a list of specs, unique: repeated specs get ``#1``, ``#2``, ...;
-    ``ppo:dir/model.pt`` shows as ``ppo:model.pt``."""
-    short = [f"ppo:{os.path.basename(s[4:]) or s[4:]}" if s.startswith("ppo:") else s for s in specs]
+    ``ppo:dir/model.pt`` shows as ``ppo:model.pt``, or with as many parent folders as it takes to
+    tell it from another checkpoint of the same file name (``ppo:run_a/model.pt``)."""
+    paths = {s[4:] for s in specs if s.startswith("ppo:")}
+    short = [f"ppo:{_short_path(s[4:], paths - {s[4:]})}" if s.startswith("ppo:") else s for s in specs]
     labels = []
     for i, name in enumerate(short):
         if short.count(name) > 1:
             name = f"{name}#{short[:i].count(name) + 1}"
         labels.append(name)
     return labels
+
+
+def _short_path(path: str, others: set[str]) -> str:
+    """The fewest trailing parts of ``path`` that no path in ``others`` ends with."""
+    parts = os.path.normpath(path).split(os.sep)
+    other_parts = [os.path.normpath(o).split(os.sep) for o in others]
+    for n in range(1, len(parts) + 1):
+        tail = parts[-n:]
+        if all(o[-n:] != tail for o in other_parts):
+            return "/".join(tail)
+    return "/".join(parts)

@@ -7,6 +7,10 @@ crash at any point leaves either the old file or the new one, never a mix.
 Logs that grow while a run goes on (one JSON object per line) are appended with a flush and fsync
 per batch. A crash can at worst leave a partial last line; :func:`read_jsonl` ignores it and
 :func:`append_jsonl` cuts it off before appending, so every complete line stays readable.
+
+Every results file (tournament ``results.json``, training and imitation summaries, benchmark
+JSON) records where its numbers came from with :func:`provenance`: the git commit, whether the
+checkout had uncommitted changes, and the exact command line.
 """
 from __future__ import annotations
 
@@ -14,9 +18,29 @@ import csv
 import io
 import json
 import os
+import shlex
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable
+
+
+def provenance() -> dict:
+    """``{"git_commit", "dirty", "command"}`` of this run: the commit of the checkout this package
+    lies in (``git_commit`` and ``dirty`` are None outside a git checkout or without git), whether
+    tracked files differ from it, and the process's exact command line (``sys.orig_argv``)."""
+    repo = Path(__file__).resolve().parents[1]
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True)
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo,
+                                capture_output=True, text=True)
+    except OSError:  # no git executable
+        commit = status = None
+    ok = commit is not None and commit.returncode == 0 and status.returncode == 0
+    return {"git_commit": commit.stdout.strip() if ok else None,
+            "dirty": bool(status.stdout.strip()) if ok else None,
+            "command": shlex.join(sys.orig_argv)}
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[IO], None], binary: bool = False) -> Path:

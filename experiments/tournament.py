@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
@@ -200,7 +201,7 @@ def _play_chunk(game: str, options: dict, specs: tuple[str, ...], labels: list[s
         seat_agents = []
         for seat, a in enumerate(seating):
             if (a, seat) not in agents:
-                agents[(a, seat)] = make_agent(specs[a], game)
+                agents[(a, seat)] = make_agent(specs[a], game, options)
             seat_agents.append(agents[(a, seat)])
         env_seed = deal_seed(seed, deal)
         seeds = [agent_seed(seed, deal, rotation, s) for s in range(len(seating))]
@@ -372,7 +373,9 @@ def plot_win_shares(summary: list[dict], title: str, path: str | os.PathLike) ->
 
 
 def default_out_dir(config: TournamentConfig) -> Path:
-    names = "_vs_".join(a.replace(":", "-").replace("/", "-") for a in agent_labels(list(config.agents)))
+    """``runs/tournament_<game>_<labels>_seed<S>``, every character but letters, digits, ``.``, ``_``
+    and ``-`` of the agent labels (``:``, ``/``, ``#``) replaced by ``-``."""
+    names = "_vs_".join(re.sub(r"[^\w.-]+", "-", a, flags=re.ASCII) for a in agent_labels(list(config.agents)))
     return Path("runs") / f"tournament_{game_key(config.game)}_{names}_seed{config.seed}"
 
 
@@ -383,7 +386,9 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
     """Play the tournament and return its results (also written under ``out_dir`` if given).
 
     Files in ``out_dir``: ``results.json``, ``results.csv``, ``win_shares.png`` and (with
-    ``log_games``) ``games.jsonl``, the replay log, appended as games finish.
+    ``log_games``) ``games.jsonl``, the replay log in game-index order, appended as games finish
+    (a chunk that finishes early waits for the chunks before it). ``out_dir`` is created when the
+    first games are logged, so a tournament that fails at once leaves no empty folder.
     """
     game = game_key(config.game)
     num_seats = check_config(config)
@@ -401,18 +406,24 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
 
     out = Path(out_dir) if out_dir is not None else None
     log_path = out / "games.jsonl" if (out is not None and log_games) else None
-    if log_path is not None:
-        io.write_text(log_path, "")
 
     kept: list[dict] = []
     steps = 0
+    waiting: dict[int, list[dict]] = {}  # finished chunks by first game index, not yet logged
+    next_index = 0  # game index of the next record to log
 
     def collect(records: list[dict]) -> None:
-        nonlocal steps
-        if log_path is not None:
-            io.append_jsonl(log_path, records)
-        if on_records is not None:
-            on_records(records)
+        nonlocal steps, next_index
+        waiting[records[0]["index"]] = records
+        while next_index in waiting:
+            ready = waiting.pop(next_index)
+            if log_path is not None:
+                if next_index == 0:
+                    io.write_text(log_path, "")  # a fresh log (replacing a previous run's)
+                io.append_jsonl(log_path, ready)
+            if on_records is not None:
+                on_records(ready)
+            next_index += len(ready)
         for r in records:
             steps += r["steps"]
             kept.append({k: v for k, v in r.items() if k != "actions"})
@@ -469,17 +480,19 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
 
 
 def write_results(results: dict, out: Path) -> None:
-    """results.json, results.csv and win_shares.png under ``out`` (each written atomically)."""
-    io.write_json(out / "results.json", results)
+    """results.json (with :func:`experiments.io.provenance`: git commit, dirty flag, command line),
+    results.csv (shares to 4 decimals, rewards to 3, ratings to 2) and win_shares.png under ``out``
+    (each written atomically)."""
+    io.write_json(out / "results.json", {**results, **io.provenance()})
     rows = []
     for s in results["summary"]:
         rows.append({
             "game": results["game"], "agent": s["agent"], "spec": s["spec"], "seat_games": s["seat_games"],
-            "mean_reward": s["mean_reward"], "mean_reward_lo": s["mean_reward_ci"][0],
-            "mean_reward_hi": s["mean_reward_ci"][1], "win_share": s["win_share"],
-            "win_share_lo": s["win_share_ci"][0], "win_share_hi": s["win_share_ci"][1],
-            "equal_share": s["equal_share"], "rating_mu": s["rating_mu"], "rating_sigma": s["rating_sigma"],
-            "rating_ordinal": s["rating_ordinal"],
+            "mean_reward": round(s["mean_reward"], 3), "mean_reward_lo": round(s["mean_reward_ci"][0], 3),
+            "mean_reward_hi": round(s["mean_reward_ci"][1], 3), "win_share": round(s["win_share"], 4),
+            "win_share_lo": round(s["win_share_ci"][0], 4), "win_share_hi": round(s["win_share_ci"][1], 4),
+            "equal_share": round(s["equal_share"], 4), "rating_mu": round(s["rating_mu"], 2),
+            "rating_sigma": round(s["rating_sigma"], 2), "rating_ordinal": round(s["rating_ordinal"], 2),
         })
     io.write_csv(out / "results.csv", rows, CSV_FIELDS)
     options = f" {json.dumps(results['options'])}" if results["options"] else ""

@@ -264,7 +264,7 @@ def test_an_illegal_move_names_the_game_to_reproduce(monkeypatch):
         def act(self, observation, action_mask, view):
             return int(np.flatnonzero(action_mask == 0)[0])
 
-    monkeypatch.setattr(tournament, "make_agent", lambda spec, game: Illegal())
+    monkeypatch.setattr(tournament, "make_agent", lambda spec, game, options: Illegal())
     config = TournamentConfig(game=GAME, agents=("random", "random"), games=2, seed=4, options=SHORT)
     with pytest.raises(tournament.TournamentError,
                        match=rf"rummy game 0 \(env seed {deal_seed(4, 0)}, seats \['random#1', "
