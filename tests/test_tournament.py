@@ -282,3 +282,55 @@ def test_atomic_write_keeps_ordinary_permissions(tmp_path):
     os.chmod(path, 0o640)
     io.write_json(path, [2])
     assert path.stat().st_mode & 0o777 == 0o640
+
+
+# -- run folders, labels, log order, CSV ----------------------------------------------------------------
+def test_a_tournament_that_fails_at_once_leaves_no_run_folder(monkeypatch, tmp_path):
+    """The output folder is created with the first logged games, so a failing first game leaves none."""
+    import experiments.tournament as tournament
+
+    class Broken(RandomAgent):
+        def act(self, observation, action_mask, view):
+            raise RuntimeError("broken agent")
+
+    monkeypatch.setattr(tournament, "make_agent", lambda spec, game, options: Broken())
+    out = tmp_path / "run"
+    config = TournamentConfig(game=GAME, agents=("random", "random"), games=2, options=SHORT)
+    with pytest.raises(tournament.TournamentError, match="broken agent"):
+        run_tournament(config, out_dir=out, progress=False)
+    assert not out.exists()
+
+
+def test_checkpoints_with_the_same_file_name_get_distinct_readable_labels():
+    specs = ["ppo:checkpoints/tongits_bc_ppo/policy_fp16.pt", "ppo:checkpoints/tongits_ppo_s1/policy_fp16.pt",
+             "heuristic"]
+    assert agent_labels(specs) == ["ppo:tongits_bc_ppo/policy_fp16.pt", "ppo:tongits_ppo_s1/policy_fp16.pt",
+                                   "heuristic"]
+
+
+def test_default_run_folder_name_has_only_plain_characters():
+    from experiments.tournament import default_out_dir
+
+    config = TournamentConfig(game=GAME, agents=("random", "random", "ppo:a/run1/m.pt", "ppo:b/run1/m.pt"))
+    name = default_out_dir(config).name
+    assert name == "tournament_rummy_random-1_vs_random-2_vs_ppo-a-run1-m.pt_vs_ppo-b-run1-m.pt_seed0"
+
+
+def test_games_log_is_in_game_index_order_with_parallel_workers(tmp_path):
+    """Chunks finishing out of order on two workers are still logged (and reported) by game index."""
+    reported = []
+    config = TournamentConfig(game=GAME, agents=("random", "random"), games=64, seed=3, options=SHORT, workers=2)
+    run_tournament(config, out_dir=tmp_path, progress=False, on_records=reported.extend)
+    assert [r["index"] for r in io.read_jsonl(tmp_path / "games.jsonl")] == list(range(64))
+    assert [r["index"] for r in reported] == list(range(64))
+
+
+def test_results_csv_numbers_are_rounded(tmp_path):
+    config = TournamentConfig(game=GAME, agents=("random", "heuristic"), games=6, seed=1, options=SHORT)
+    run_tournament(config, out_dir=tmp_path, progress=False, log_games=False)
+    with open(tmp_path / "results.csv") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        for name in ("mean_reward", "win_share_lo", "equal_share", "rating_mu", "rating_sigma"):
+            decimals = row[name].partition(".")[2]
+            assert len(decimals) <= 4, (name, row[name])
