@@ -183,7 +183,9 @@ def test_scenario_06_layoff_both_ends():
     play(env, "discard 2C")
     expected = hand_value("2D 5D 7D AS 3S 5S 7S") + hand_value("KC KD 6S 9S")
     assert env.game.scores == [0, 0, expected]
-    assert env.game.last_round == {"round": 1, "winner": 2, "points": expected, "rummy": False, "dead": False}
+    assert env.game.last_round == {"round": 1, "winner": 2, "points": expected, "rummy": False, "dead": False,
+                                   "hands": [["2D", "5D", "7D", "AS", "3S", "5S", "7S"], ["KC", "KD", "6S", "9S"], []],
+                                   "hand_points": [30, 35, 0]}
 
 
 def _sc7(melds, p1_hand, **options):

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import melds as ml
+from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import BIT, CARD_TEXT, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card, sort_key
 
 CONTRACTS = {1: (10, 2, 0), 2: (10, 1, 1), 3: (10, 0, 2), 4: (10, 3, 0),
@@ -366,6 +367,7 @@ class ContractRummyGame:
         g.done = False
         g.truncated = False
         g.events = []
+        g.last_deal = None
         if deal is None:
             g.deal_idx = 0
             g._start_deal(int(g.rng.integers(g.num_players)))
@@ -1303,6 +1305,8 @@ class ContractRummyGame:
                for s in range(n)]
         for s in range(n):
             self.scores[s] += pts[s]
+        self.last_deal = {"deal": self.deal_idx + 1, "contract": self.contract, "out": out_seat,
+                          "penalties": pts, "scores": list(self.scores)}
         self.events.append(f"deal {self.deal_idx + 1} (contract {self.contract}) ends: "
                            + (f"player_{out_seat} goes out" if out_seat >= 0 else "dead deal")
                            + "; penalties " + " ".join(str(p) for p in pts))
@@ -1398,10 +1402,9 @@ class ContractRummyGame:
 
     # ------------------------------------------------------------------ text
     def action_to_text(self, a: int) -> str:
-        a = int(a)
+        """Canonical text of action id ``a``; ``ValueError`` for anything but an id ``0..num_actions-1``."""
+        a = check_action_id(a, self.num_actions)
         N = self.N
-        if not 0 <= a < self.num_actions:
-            raise ValueError(f"action {a} is outside 0..{self.num_actions - 1}")
         if a == 0:
             return "draw stock"
         if a == 1:
@@ -1419,39 +1422,31 @@ class ContractRummyGame:
         return f"swap {CARD_TEXT[c]} @{k}"
 
     def text_to_action(self, text: str) -> int:
-        if not isinstance(text, str):
-            raise ValueError(f"bad action text {text!r}")
-        w = text.split()
-        low = [x.lower() for x in w]
+        """Action id of an action text (rules file "Action text", grammar of ``rummy_env.actions``);
+        ``ValueError`` naming an unknown or malformed text."""
+        w = split_words(text)
         try:
-            if low == ["draw", "stock"]:
+            if w == ["draw", "stock"]:
                 return 0
-            if low[:2] == ["take", "discard"] and len(w) in (2, 3):
-                if len(w) == 2:
-                    return 1
-                k = _decimal(w[2])
-                if 1 <= k <= self.N:
-                    return k
-                raise ValueError(f"K must be 1..{self.N}")
-            if low[0] == "discard" and len(w) == 2:
+            if w[:2] == ["take", "discard"] and len(w) in (2, 3):
+                return 1 if len(w) == 2 else parse_index(w[2], "K of 'take discard K'", 1, self.N)
+            if w[0] == "discard" and len(w) == 2:
                 return self.A_DISC + parse_card(w[1], allow_joker=True)
-            if low[0] == "meld" and len(w) >= 2:
+            if w[0] == "meld" and len(w) >= 2:
                 pieces = [ml.parse_piece(x) for x in w[1:]]
                 i = self.cat.index.get(tuple(sorted(pieces)))
                 if i is None:
                     raise ValueError("not a meld of the catalogue (CR-13, CR-14)")
                 return self.A_MELD + i
-            if low[0] in ("layoff", "swap") and len(w) == 3 and w[2].startswith("@"):
-                k = _decimal(w[2][1:])
-                if not 0 <= k < self.M:
-                    raise ValueError(f"meld index must be 0..{self.M - 1}")
-                if low[0] == "layoff":
+            if w[0] in ("layoff", "swap") and len(w) == 3 and w[2].startswith("@"):
+                k = parse_index(w[2][1:], "the meld index k of '@k'", 0, self.M - 1)
+                if w[0] == "layoff":
                     return self.A_LAY + 104 * k + ml.parse_piece(w[1])
                 return self.A_SWAP + 52 * k + parse_card(w[1])
-        except (ValueError, IndexError) as err:
-            raise ValueError(f"bad action text {text!r}: {err}") from None
-        raise ValueError(f"bad action text {text!r}: expected draw stock, take discard [K], meld ..., "
-                         "layoff P @k, swap C @k or discard C")
+        except ValueError as err:
+            raise action_text_error(text, str(err)) from None
+        raise action_text_error(text, "expected draw stock, take discard [K], meld ..., layoff P @k, swap C @k "
+                                      "or discard C")
 
     # ------------------------------------------------------------------ observation / view
     def observation(self, seat: int) -> np.ndarray:
@@ -1505,7 +1500,16 @@ class ContractRummyGame:
             "went_down_this_turn": self.went_down,
             "contract_laid_this_turn": list(self.laid),
             "picked_up": [[CARD_TEXT[c] for c in range(53) for _ in range(k[c])] for k in self.known],
+            "last_deal": self._last_deal_view(),
         }
+
+    def _last_deal_view(self) -> dict | None:
+        """The previous deal's end (CR-29, CR-30, CR-33): ``deal`` (1-based), ``contract``, ``out``
+        (the seat that went out, -1 for a dead deal), ``penalties`` and the ``scores`` after it."""
+        d = self.last_deal
+        if d is None:
+            return None
+        return {**d, "penalties": list(d["penalties"]), "scores": list(d["scores"])}
 
     def render_text(self, seat: int) -> str:
         v = self.view(seat)
@@ -1543,6 +1547,7 @@ class ContractRummyGame:
             "done": self.done, "truncated": self.truncated,
             "events": [e if isinstance(e, str) else [e[0], e[1], list(e[2]) if e[2] else None]
                        for e in self.events[-20:]],
+            "last_deal": self.last_deal,
         }
 
     @classmethod
@@ -1576,6 +1581,7 @@ class ContractRummyGame:
             setattr(g, key, d[key])
         g.laid = list(d["laid"])
         g.events = [e if isinstance(e, str) else (e[0], e[1], e[2]) for e in d["events"]]
+        g.last_deal = d.get("last_deal")
         g._sync_np()
         return g
 
@@ -1603,12 +1609,6 @@ def _pack_diff(used: list, full: list) -> str:
     extra = [f"{CARD_TEXT[c]} x{u - f}" for c, (u, f) in enumerate(zip(used, full)) if u > f]
     missing = [f"{CARD_TEXT[c]} x{f - u}" for c, (u, f) in enumerate(zip(used, full)) if u < f]
     return f"too many: {' '.join(extra) or '-'}; missing: {' '.join(missing) or '-'}"
-
-
-def _decimal(t: str) -> int:
-    if not t.isdigit() or (len(t) > 1 and t[0] == "0"):
-        raise ValueError(f"{t!r} is not a decimal number without leading zeros")
-    return int(t)
 
 
 # ---------------------------------------------------------------------- observation layout

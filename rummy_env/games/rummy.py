@@ -26,6 +26,7 @@ from collections import deque
 
 import numpy as np
 
+from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, mask_texts, parse_card
 from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
@@ -721,7 +722,8 @@ class RummyGame:
             for q in range(n):
                 rewards[q] = score if q == p else -factor * values[q]
         self.last_round = {"round": self.rounds_played + 1, "winner": p, "points": score,
-                           "rummy": bool(self.clean_start), "dead": False}
+                           "rummy": bool(self.clean_start), "dead": False,
+                           "hands": [list(mask_texts(h)) for h in self.hands], "hand_points": values}
         self.events.append(("out", p, score, int(self.clean_start)))
         return self._finish_round(rewards)
 
@@ -765,7 +767,8 @@ class RummyGame:
 
     # -- text --------------------------------------------------------------------------------------
     def action_to_text(self, action: int) -> str:
-        return ACTION_TEXT[action]
+        """Canonical text of action id ``action``; ``ValueError`` for anything but an id 0..1306."""
+        return ACTION_TEXT[check_action_id(action, NUM_ACTIONS)]
 
     def text_to_action(self, text: str) -> int:
         return text_to_action(text)
@@ -928,11 +931,17 @@ def _format_event(e: tuple) -> str:
     if kind == "turnover":
         return f"the discard pile is turned over as the stock (turnover {e[1]})"
     if kind == "out":
-        return f"player_{e[1]} goes out{' (rummy)' if e[3] else ''} and scores {e[2]}"
+        return f"player_{e[1]} goes out{' with rummy (double points)' if e[3] else ''} and scores {e[2]}"
     if kind == "dead":
-        return f"the round ends dead ({e[1]} reached)"
-    return ("the match ends" + (" (round cap)" if e[1] else "") + ": winner(s) "
-            + ", ".join(f"player_{q}" for q in e[2:]))
+        return f"the round ends with no score: {DEAD_ROUND_REASON[e[1]]}"
+    winners = " and ".join(f"player_{q}" for q in e[2:])
+    return (f"the match ends{' at the round limit' if e[1] else ''}: {winners} "
+            + ("wins" if len(e) == 3 else "share the win"))
+
+
+DEAD_ROUND_REASON = {"max_turns": "the turn limit was reached",
+                     "max_turnovers": "the stock ran out after the last allowed turnover"}
+"""Words for the cap that ended a dead round (RM-26), keyed by ``last_round["cap"]``."""
 
 
 _EVENT_TEXT: dict = {}
@@ -947,15 +956,14 @@ def _deal_int(name: str, value, lo: int, hi: int) -> None:
 
 
 def text_to_action(text: str) -> int:
-    """Action id of an action text (rummy.md "Action text"); ``ValueError`` naming an unknown text."""
-    if not isinstance(text, str):
-        raise ValueError(f"unknown action {text!r}: action texts are strings")
-    words = text.split()
-    verb = words[0].lower() if words else ""
+    """Action id of an action text (rummy.md "Action text", grammar of ``rummy_env.actions``);
+    ``ValueError`` naming an unknown or malformed text."""
+    words = split_words(text)
+    verb = words[0]
     try:
-        if verb == "draw" and len(words) == 2 and words[1].lower() == "stock":
+        if words == ["draw", "stock"]:
             return DRAW_STOCK
-        if verb == "take" and len(words) == 2 and words[1].lower() == "discard":
+        if words == ["take", "discard"]:
             return TAKE_DISCARD
         if verb == "discard" and len(words) == 2:
             return DISCARD0 + parse_card(words[1])
@@ -965,13 +973,10 @@ def text_to_action(text: str) -> int:
             if len(set(cards)) == len(cards) and mask in MELD_OF_MASK:
                 return MELD0 + MELD_OF_MASK[mask]
             raise ValueError("the cards form no meld (RM-10..RM-12)")
-        if verb == "layoff" and len(words) >= 3:
-            c = parse_card(words[1])
-            at = "".join(words[2:])
-            if at.startswith("@") and at[1:].isascii() and at[1:].isdigit() and int(at[1:]) < NUM_MELD_SLOTS:
-                return LAYOFF0 + NUM_MELD_SLOTS * c + int(at[1:])
-            raise ValueError(f"expected '@k' with k = 0..{NUM_MELD_SLOTS - 1}")
+        if verb == "layoff" and len(words) == 3 and words[2].startswith("@"):
+            return (LAYOFF0 + NUM_MELD_SLOTS * parse_card(words[1])
+                    + parse_index(words[2][1:], "the meld index k of '@k'", 0, NUM_MELD_SLOTS - 1))
     except ValueError as err:
-        raise ValueError(f"unknown action text {text!r}: {err}") from None
-    raise ValueError(f"unknown action text {text!r}: expected 'draw stock', 'take discard', 'discard C', "
-                     f"'meld C1 C2 C3 ...' or 'layoff C @k'")
+        raise action_text_error(text, str(err)) from None
+    raise action_text_error(text, "expected 'draw stock', 'take discard', 'discard C', 'meld C1 C2 C3 ...' "
+                                  "or 'layoff C @k'")

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, mask_texts, parse_card
 from ..melds import SET_SUIT_CHOICES, classify, standard_catalogue, catalogue_masks
 
@@ -234,6 +235,17 @@ class Options:
     @property
     def num_players(self) -> int:
         return NUM_PLAYERS
+
+
+HAND_END_TEXT = {
+    "tongits": "Tongits, an empty hand",
+    "draw": "called a draw and nobody challenged",
+    "draw_challenged": "called a draw and had the lowest points in the showdown",
+    "challenge": "lowest points in the showdown after challenging the draw",
+    "stock": "lowest points when the stock ran out",
+    "turn_cap": "lowest points when the turn limit was reached",
+}
+"""Words for ``last_hand["how"]``, the way a hand ended (TG-17, TG-21, TG-22, TG-25, TG-28)."""
 
 
 class TongitsGame:
@@ -914,7 +926,7 @@ class TongitsGame:
             "points": [self.hand_points(s) for s in range(3)],
             "hands": list(self.hands), "melds": [m[:] for m in self.melds],
         }
-        self._event(w, "wins the hand", how)
+        self._event(w, "wins the hand:", HAND_END_TEXT[how] + (f" (player_{burned} is burned)" if burned >= 0 else ""))
         self.hand_index += 1
         if self.hand_index >= self.options.hands_per_match:
             self.done = True
@@ -1047,23 +1059,19 @@ class TongitsGame:
 
     # ---- action text ---------------------------------------------------------------------
     def action_to_text(self, a: int) -> str:
-        if not 0 <= a < NUM_ACTIONS:
-            raise ValueError(f"action {a} is outside 0..{NUM_ACTIONS - 1}")
-        return ACTION_TEXT[a]
+        """Canonical text of action id ``a``; ``ValueError`` for anything but an id 0..1282."""
+        return ACTION_TEXT[check_action_id(a, NUM_ACTIONS)]
 
     def text_to_action(self, text: str) -> int:
         return text_to_action(text)
 
 
 def text_to_action(text: str) -> int:
-    """Parse an action text (tongits.md "Action text"); ``ValueError`` naming it otherwise."""
-    if not isinstance(text, str):
-        raise ValueError(f"action text must be a string, got {text!r}")
-    words = text.split()
-    if not words:
-        raise ValueError(f"empty action text {text!r}")
-    head = words[0].lower()
-    joined = " ".join(w.lower() for w in words)
+    """Parse an action text (tongits.md "Action text", grammar of ``rummy_env.actions``);
+    ``ValueError`` naming an unknown or malformed text."""
+    words = split_words(text)
+    head = words[0]
+    joined = " ".join(words)
     if joined in FIXED_TEXT:
         return FIXED_TEXT[joined]
     try:
@@ -1084,13 +1092,10 @@ def text_to_action(text: str) -> int:
             if mask != RANK_MASK[r]:
                 raise ValueError("a secret is the four cards of one rank (TG-13)")
             return SECRET0 + r - 1
-        if head == "layoff" and len(words) == 3:
-            c = parse_card(words[1])
-            k = words[2]
-            if not (k.startswith("@") and k[1:].isdigit() and k[1:] == str(int(k[1:])) and int(k[1:]) < MAX_MELDS):
-                raise ValueError("the meld number is @0 .. @16")
-            return LAYOFF0 + 17 * c + int(k[1:])
+        if head == "layoff" and len(words) == 3 and words[2].startswith("@"):
+            return (LAYOFF0 + MAX_MELDS * parse_card(words[1])
+                    + parse_index(words[2][1:], "the meld number k of '@k'", 0, MAX_MELDS - 1))
     except ValueError as err:
-        raise ValueError(f"bad action text {text!r}: {err}") from None
-    raise ValueError(f"bad action text {text!r}: expected draw stock, take discard, call draw, challenge, "
-                     f"fold, discard <card>, meld <cards>, secret <cards> or layoff <card> @<k>")
+        raise action_text_error(text, str(err)) from None
+    raise action_text_error(text, "expected draw stock, take discard, call draw, challenge, fold, "
+                                  "discard <card>, meld <cards>, secret <cards> or layoff <card> @<k>")
