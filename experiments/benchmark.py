@@ -247,14 +247,21 @@ def format_table(results: dict[str, dict], reference: str | None) -> str:
     return "\n".join(lines + ([""] + notes if notes else []))
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``rummy-env bench`` / ``python -m experiments.benchmark``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="wall-clock budget per target (default 5)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", default="", help="comma-separated substrings of target names to run")
-    parser.add_argument("--out", default=os.path.join("results", "benchmark.json"), help="JSON output path")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games and the random players (default 0)")
+    parser.add_argument("--only", default="", help="comma-separated substrings of target names to run "
+                        "(default: none, every target)")
+    parser.add_argument("--out", default=os.path.join("results", "benchmark.json"),
+                        help="JSON output path (default results/benchmark.json)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.worker:
         print(json.dumps(_worker(args.worker, args.seconds, args.seed)))
         return 0

@@ -8,12 +8,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
-import json
 import os
 import sys
 from typing import Any, Callable
 
 from rummy_env.registry import GAMES, game_key
+from .options import add_option_argument, parse_env_options
 
 
 class UsageError(Exception):
@@ -25,40 +25,9 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
 
 
-def parse_option(text: str) -> tuple[str, Any]:
-    """``key=value`` -> (key, value); value read as bool (true/false), None (none/null), int,
-    float, a JSON list or object (``deals=[1,2]``), or else kept as a string."""
-    key, sep, value = text.partition("=")
-    key = key.strip()
-    if not sep or not key.isidentifier():
-        raise argparse.ArgumentTypeError(f"bad --option {text!r}: expected key=value, e.g. num_players=3")
-    v = value.strip()
-    low = v.lower()
-    if low in ("true", "false"):
-        return key, low == "true"
-    if low in ("none", "null"):
-        return key, None
-    if v.startswith(("[", "{")):
-        try:
-            return key, json.loads(v)
-        except json.JSONDecodeError as e:
-            raise argparse.ArgumentTypeError(f"bad --option {text!r}: not valid JSON ({e})") from None
-    for cast in (int, float):
-        try:
-            return key, cast(v)
-        except ValueError:
-            pass
-    return key, v
-
-
-def _lazy_main(module: str, what: str) -> Callable:
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name != module:
-            raise
-        raise UsageError(f"rummy-env {what}: {module.replace('.', '/')}.py is not available yet") from None
-    return mod.main
+def _lazy_main(module: str) -> Callable:
+    """The ``main`` of a tool module, imported only when its command runs."""
+    return importlib.import_module(module).main
 
 
 def _forward(func: Callable, argv: list[str], prog: str) -> int:
@@ -77,9 +46,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from .tournament import TournamentConfig, check_config, default_out_dir, describe, run_tournament
 
     agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
-    config = TournamentConfig(game=args.game, agents=agents, games=args.games, seed=args.seed,
-                              options=dict(args.option), workers=args.workers)
     try:
+        config = TournamentConfig(game=args.game, agents=agents, games=args.games, seed=args.seed,
+                                  options=parse_env_options(args.option), workers=args.workers)
         check_config(config)
     except ValueError as e:
         raise UsageError(f"rummy-env tournament: error: {e}") from None
@@ -133,7 +102,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             check_agent_spec(spec.strip(), args.game)
     except ValueError as e:
         raise UsageError(f"rummy-env play: error: {e}") from None
-    return int(_lazy_main("experiments.play", "play")(args) or 0)
+    return int(_lazy_main("experiments.play")(args) or 0)
 
 
 def _game(name: str) -> str:
@@ -179,11 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed (default 0)")
     t.add_argument("--workers", type=_count("--workers", 1), default=cpus,
                    help=f"worker processes (default: all {cpus} cores)")
-    t.add_argument("--out", default=None, help="output directory (default runs/tournament_<game>_<agents>_seed<S>)")
-    t.add_argument("--option", action="append", default=[], type=parse_option, metavar="KEY=VALUE",
-                   help="environment option, repeatable, e.g. --option num_players=3 --option ace_high=true")
-    t.add_argument("--no-log", action="store_true", help="do not write the per-game replay log")
-    t.add_argument("--quiet", action="store_true", help="no progress bar")
+    t.add_argument("--out", default=None, help="output directory (default: runs/tournament_<game>_<agents>_seed<S>)")
+    add_option_argument(t)
+    t.add_argument("--no-log", action="store_true", help="do not write the per-game replay log (default: write it)")
+    t.add_argument("--quiet", action="store_true", help="no progress bar (default: a progress bar on stderr)")
     t.set_defaults(func=cmd_tournament)
 
     r = sub.add_parser("replay", help="replay one logged game step by step and check its returns",
@@ -193,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", help="a games.jsonl replay log written by `rummy-env tournament`")
     r.add_argument("--game-index", type=_count("--game-index", 0), default=0,
                    help="the game's index in the tournament (default 0)")
-    r.add_argument("--quiet", action="store_true", help="only check, do not print the tables")
+    r.add_argument("--quiet", action="store_true", help="only check, do not print the tables (default: print them)")
     r.set_defaults(func=cmd_replay)
 
     d = sub.add_parser("demo", help="baseline tournament (random vs heuristic) in every available game, "
@@ -201,9 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "game whose environment and heuristic exist and prints one table.")
     d.add_argument("--games", type=_count("--games", 1), default=None,
                    help="games per game type (default: sized per game to finish in about a minute)")
-    d.add_argument("--workers", type=_count("--workers", 1), default=cpus, help=f"worker processes (default {cpus})")
-    d.add_argument("--seed", type=_count("--seed", 0), default=0)
-    d.add_argument("--out", default=None, help="output directory (default runs/demo)")
+    d.add_argument("--workers", type=_count("--workers", 1), default=cpus, help=f"worker processes (default: all {cpus} cores)")
+    d.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed of every tournament (default 0)")
+    d.add_argument("--out", default=None, help="output directory (default: runs/demo)")
     d.set_defaults(func=cmd_demo)
 
     b = sub.add_parser("bench", help="random-play throughput against peer libraries (experiments.benchmark)",
@@ -218,10 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opponents", default="heuristic",
                    help="agent spec for the other seats (heuristic, random or ppo:PATH); one for all, or "
                    "one per opponent separated by commas (default heuristic)")
-    p.add_argument("--seed", type=_count("--seed", 0), default=None, help="seed of the deal and the bots (default random)")
+    p.add_argument("--seed", type=_count("--seed", 0), default=None, help="seed of the deal and the bots (default: random)")
     p.add_argument("--players", type=_count("--players", 2), default=None,
-                   help="number of players, for games that allow several")
-    p.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours")
+                   help="number of players, for games that allow several (default: the game's default)")
+    add_option_argument(p)
+    p.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours (default: colours)")
     p.set_defaults(func=cmd_play)
 
     tr = sub.add_parser("train", help="train a PPO agent (experiments.train_ppo)",
@@ -243,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] in FORWARDED:  # everything after the command belongs to the tool
             module, what = FORWARDED[argv[0]]
-            return _forward(_lazy_main(module, what), argv[1:], f"rummy-env {what}")
+            return _forward(_lazy_main(module), argv[1:], f"rummy-env {what}")
         args = parser.parse_args(argv)
         return args.func(args)
     except UsageError as e:

@@ -1,6 +1,6 @@
 """Behaviour cloning: a policy network learns to play like the game's rule-based agent.
 
-    .venv/bin/python -m experiments.imitate --game rummy --opt reward_mode=win_loss --opt max_rounds=1 \\
+    .venv/bin/python -m experiments.imitate --game rummy --option reward_mode=win_loss --option max_rounds=1 \\
         --decisions 300000 --run-dir runs/rummy_bc
 
 The warm start of a PPO run (``experiments/train_ppo.py --init-from runs/rummy_bc/policy.pt``):
@@ -47,29 +47,42 @@ from agents.registry import make_agent
 from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
 from experiments import io
-from experiments.train_ppo import atomic_torch_save, parse_dataclass, parse_env_options
+from experiments.options import parse_env_options
+from experiments.train_ppo import atomic_torch_save, dataclass_parser, parse_dataclass
 
 
 @dataclass
 class Args:
     game: str = "rummy"
+    """game name (rummy, tongits, i_doubt_it, contract_rummy, ginny_o)"""
     opt: list[str] = field(default_factory=list)
-    """env option key=value (repeatable), as in train_ppo"""
+    """environment options KEY=VALUE (repeatable --option)"""
     seed: int = 1
+    """seed of the deals, the agents, the held-out split and torch"""
     run_dir: str = ""
-    """output folder (default runs/<game>_bc_s<seed>)"""
+    """output folder; none means runs/<game>_bc_s<seed>"""
     decisions: int = 200_000
     """decisions to collect (whole episodes: collection stops at the first episode end past this)"""
     num_envs: int = 64
+    """games played side by side while collecting"""
     hidden: str = "256,256"
+    """hidden layer sizes of the MLP, comma-separated (as in train_ppo)"""
     conv_channels: int = 32
+    """channels of the conv layers over board planes (games with OBS_BOARD_SHAPE only)"""
     gamma: float = 0.99
+    """discount per decision of the value targets"""
     reward_scale: float = 1.0
+    """rewards are multiplied by this for the value targets"""
     epochs: int = 4
+    """passes over the collected decisions in the first fit"""
     batch_size: int = 512
+    """decisions per minibatch"""
     learning_rate: float = 1e-3
+    """Adam learning rate"""
     vf_coef: float = 0.5
+    """weight of the value error in the loss"""
     val_fraction: float = 0.05
+    """share of the episodes held out for validation"""
     dagger_rounds: int = 0
     """after the first fit: rounds of DAgger (collect with the network in one seat, refit on everything)"""
     dagger_decisions: int = 100_000
@@ -77,6 +90,12 @@ class Args:
     dagger_epochs: int = 2
     """epochs over all decisions so far after each DAgger round"""
     torch_threads: int = 1
+    """torch CPU threads"""
+
+
+def build_parser():
+    """The parser of ``rummy-env imitate`` / ``python -m experiments.imitate``."""
+    return dataclass_parser(Args, __doc__)
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -251,6 +270,7 @@ def imitate(args: Args) -> dict:
     log(json.dumps({"round": 0, "decisions": len(demos.action), "episodes": int(demos.episode.max()) + 1,
                     "collect_s": round(collect_s, 1)}))
     net = policy_for_game(key, demos.obs.shape[1], demos.num_actions, args.hidden, args.conv_channels)
+    net.name = f"{key} imitation run {run_dir}"
     history = fit(net, demos, args, args.epochs, 0, log)
     generator = torch.Generator().manual_seed(args.seed)
     for r in range(1, args.dagger_rounds + 1):

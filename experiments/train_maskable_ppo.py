@@ -17,7 +17,8 @@ import time
 import numpy as np
 
 from agents.registry import make_agent
-from experiments.train_ppo import parse_env_options, win_share
+from experiments.options import parse_env_options
+from experiments.train_ppo import win_share
 from rummy_env.gym_wrapper import SingleAgentEnv
 
 

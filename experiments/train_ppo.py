@@ -1,6 +1,6 @@
 """PPO self-play for rummy_env games, CleanRL style: one file, read top to bottom.
 
-    .venv/bin/python -m experiments.train_ppo --game rummy --opt reward_mode=win_loss --opt max_rounds=1 \\
+    .venv/bin/python -m experiments.train_ppo --game rummy --option reward_mode=win_loss --option max_rounds=1 \\
         --total-timesteps 100000 --run-dir runs/rummy_ppo
 
 What it does
@@ -42,13 +42,16 @@ parameters (on one thread: ``--torch-threads 1``, the default).
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import dataclasses
+import inspect
 import json
 import os
 import pickle
 import random
 import sys
+import textwrap
 import time
 from dataclasses import dataclass, field
 
@@ -56,13 +59,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, masked_distribution, policy_for_game,
-                              policy_from_checkpoint)
+from agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, check_options, masked_distribution,
+                              policy_for_game, policy_from_checkpoint)
 from agents.registry import make_agent
 from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
 from experiments import io
 from experiments.io import atomic_write
+from experiments.options import add_option_argument, parse_env_options
 
 
 @dataclass
@@ -70,32 +74,47 @@ class Args:
     game: str = "rummy"
     """game name (rummy, tongits, i_doubt_it, contract_rummy, ginny_o)"""
     opt: list[str] = field(default_factory=list)
-    """env option key=value (repeatable), e.g. --opt reward_mode=win_loss --opt max_rounds=1"""
+    """environment options KEY=VALUE (repeatable --option)"""
     seed: int = 1
+    """seed of torch, the games, episode set-up and minibatch order"""
     run_dir: str = ""
-    """output folder (default runs/<game>_ppo_s<seed>)"""
+    """output folder; none means runs/<game>_ppo_s<seed>"""
     total_timesteps: int = 50_000
     """learner decisions in all"""
     num_envs: int = 16
+    """games played side by side"""
     num_steps: int = 64
     """learner decisions per game per update"""
     learning_rate: float = 2.5e-4
+    """Adam learning rate"""
     anneal_lr: bool = True
+    """decay the learning rate linearly to 0 over the run"""
     reward_scale: float = 1.0
     """learner rewards are multiplied by this (e.g. 0.02 for point rewards); logs show raw returns"""
     gamma: float = 0.99
+    """discount factor"""
     gae_lambda: float = 0.95
+    """lambda of generalized advantage estimation"""
     num_minibatches: int = 4
+    """minibatches per epoch of an update"""
     update_epochs: int = 4
+    """epochs over the rollout per update"""
     norm_adv: bool = True
+    """normalize advantages per minibatch"""
     clip_coef: float = 0.2
+    """PPO clipping of the probability ratio (and of the value, with --clip-vloss)"""
     clip_vloss: bool = True
+    """clip the value loss as in CleanRL"""
     ent_coef: float = 0.01
+    """weight of the entropy bonus"""
     vf_coef: float = 0.5
+    """weight of the value loss"""
     max_grad_norm: float = 0.5
+    """gradient norm clipping"""
     target_kl: float = 0.0
     """stop an update's epochs early above this approximate KL (0: never)"""
     hidden: str = "256,256"
+    """hidden layer sizes of the MLP, comma-separated"""
     conv_channels: int = 32
     """channels of the two conv layers over board planes (games with OBS_BOARD_SHAPE only)"""
     init_from: str = ""
@@ -105,54 +124,76 @@ class Args:
     opponents: str = "pool:1,heuristic:1,random:1"
     """opponent kinds and weights; kinds that do not exist for the game are dropped"""
     pool_size: int = 5
+    """past snapshots of the policy kept as opponents"""
     snapshot_every: int = 10
+    """updates between two snapshots joining the pool"""
     eval_every: int = 10
+    """updates between two greedy evaluations"""
     eval_episodes: int = 64
+    """games per evaluation opponent"""
     eval_opponents: str = ""
-    """comma-separated agent specs (default: heuristic if it exists, and random)"""
+    """comma-separated agent specs; none means heuristic if it exists, and random"""
     save_every: int = 1
+    """updates between two writes of checkpoint.pt and policy.pt"""
     torch_threads: int = 1
+    """torch CPU threads (1 keeps runs reproducible)"""
     resume: bool = True
+    """continue from run_dir/checkpoint.pt when it exists"""
     progress: bool = True
+    """show a progress bar on stderr"""
     benchmark: float = 0.0
     """instead of training: time self-play (every seat by the untrained policy) for this many seconds"""
     eval_only: bool = False
     """instead of training: evaluate the --init-from network (untrained without it), print win shares with 95% CIs"""
 
 
-def parse_dataclass(cls, argv: list[str] | None, doc: str):
-    """An instance of the arguments dataclass ``cls`` from the command line: one ``--flag`` per field
-    (bools as ``--x/--no-x``, ``opt`` repeatable); ``doc``'s first paragraph is the description."""
-    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0],
+def field_docs(cls) -> dict[str, str]:
+    """The docstring under each field of the dataclass ``cls`` (read from its source), by field name."""
+    docs = {}
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+    for stmt, after in zip(body, body[1:]):
+        if (isinstance(stmt, ast.AnnAssign) and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
+            docs[stmt.target.id] = " ".join(after.value.value.split())
+    return docs
+
+
+def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.ArgumentParser:
+    """A parser with one ``--flag`` per field of the arguments dataclass ``cls`` (bools as
+    ``--x/--no-x``; ``opt`` is the repeatable ``--option KEY=VALUE``); each flag's help is the
+    field's docstring and its default. ``doc``'s first paragraph is the description."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    docs = field_docs(cls)
     for f in dataclasses.fields(cls):
+        if f.name == "opt":
+            add_option_argument(parser, dest="opt")
+            continue
+        if f.name not in docs:
+            raise ValueError(f"{cls.__name__}.{f.name} has no docstring (it is the flag's help)")
         name = "--" + f.name.replace("_", "-")
+        shown = f.default if f.default != "" else "none"
+        help_text = f"{docs[f.name]} (default: {shown})".replace("%", "%%")
         if f.type in ("bool", bool):
-            parser.add_argument(name, action=argparse.BooleanOptionalAction, default=f.default)
-        elif f.name == "opt":
-            parser.add_argument(name, action="append", default=[], metavar="KEY=VALUE")
+            parser.add_argument(name, action=argparse.BooleanOptionalAction, default=f.default, help=help_text)
         else:
             kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
-            parser.add_argument(name, type=kind, default=f.default)
-    return cls(**vars(parser.parse_args(argv)))
+            parser.add_argument(name, type=kind, default=f.default, help=help_text)
+    return parser
+
+
+def parse_dataclass(cls, argv: list[str] | None, doc: str):
+    """An instance of the arguments dataclass ``cls`` from the command line (see :func:`dataclass_parser`)."""
+    return cls(**vars(dataclass_parser(cls, doc).parse_args(argv)))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``rummy-env train`` / ``python -m experiments.train_ppo``."""
+    return dataclass_parser(Args, __doc__)
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
     return parse_dataclass(Args, argv, __doc__)
-
-
-def parse_env_options(items: list[str]) -> dict:
-    """``KEY=VALUE`` strings as keyword options (values parsed as JSON when they parse, else strings)."""
-    options = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--opt expects KEY=VALUE, got {item!r}")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
 
 
 def win_share(returns: np.ndarray, seat: int) -> float:
@@ -175,6 +216,7 @@ class Arena:
     def __init__(self, game: str, num_envs: int, seed: int, options: dict, kinds: list[str],
                  weights: list[float], seat: str, pool_len: int = 0, new_episodes: bool = True):
         self.game = game
+        self.options = options
         self.vg = VectorGames(game, num_envs, seed, **options)
         self.n = self.vg.num_players
         self.kinds = kinds
@@ -208,7 +250,7 @@ class Arena:
             if s != self.learner[i]:
                 key = (i, s, int(self.kind[i]))
                 if key not in self.agents:
-                    self.agents[key] = make_agent(label, self.game)
+                    self.agents[key] = make_agent(label, self.game, self.options)
                 self.agents[key].reset(s, int(rng.integers(2**63 - 1)))
 
     def opponent_actions(self, ids, obs, mask, seat, pool_act) -> np.ndarray:
@@ -402,8 +444,11 @@ class Trainer:
         self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1)
         vg = self.arena.vg
         self.net = policy_for_game(self.key, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels)
+        self.net.name = f"{self.key} training run {self.run_dir}"
         if args.init_from:
-            start = policy_from_checkpoint(torch.load(args.init_from, map_location="cpu", weights_only=True))
+            data = torch.load(args.init_from, map_location="cpu", weights_only=True)
+            start = policy_from_checkpoint(data)
+            check_options(args.init_from, data, self.key, self.options)
             if start.config != self.net.config:
                 raise ValueError(f"--init-from {args.init_from}: network {start.config} "
                                  f"does not match {self.net.config}")
@@ -429,6 +474,7 @@ class Trainer:
         net = PolicyNet(**{k: v for k, v in self.net.config.items()})
         net.load_state_dict(state)
         net.eval()
+        net.name = f"a snapshot in {self.net.name}"
         return net
 
     def pool_act(self, slot: int, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from experiments.cli import main, parse_option
+from experiments.cli import FORWARDED, build_parser, main
+from experiments.options import parse_env_options, parse_option
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -37,7 +38,9 @@ def assert_one_line_error(rc, err, *words):
     (["tournament", "--game", "rummy", "--agents", "random", "--option", "ace_high=maybe"], ["bad option", "ace_high"]),
     (["tournament", "--game", "rummy", "--agents", "random", "--option", "colour=red"], ["bad option", "colour"]),
     (["tournament", "--game", "rummy", "--agents", "random", "--option", "render_mode=human"], ["render_mode"]),
-    (["tournament", "--game", "rummy", "--option", "num_players"], ["bad --option 'num_players'", "key=value"]),
+    (["tournament", "--game", "rummy", "--option", "num_players"], ["bad --option 'num_players'", "KEY=VALUE"]),
+    (["tournament", "--game", "rummy", "--option", "a=1", "--option", "a=2"], ["--option a given twice"]),
+    (["play", "rummy", "--option", "deals=1,,2"], ["empty item"]),
     (["tournament", "--game", "rummy", "--games", "0"], ["--games must be at least 1"]),
     (["tournament", "--game", "rummy", "--workers", "two"], ["--workers must be an integer"]),
     (["tournament"], ["--game"]),
@@ -59,9 +62,63 @@ def test_parse_option_types():
     assert parse_option("ratio=0.5") == ("ratio", 0.5)
     assert parse_option("reward_mode=zero_sum") == ("reward_mode", "zero_sum")
     assert parse_option("target_score=none") == ("target_score", None)
+    assert parse_option("target_score=null") == ("target_score", None)
     assert parse_option("deals=[1, 2]") == ("deals", [1, 2])
-    with pytest.raises(argparse.ArgumentTypeError, match="not valid JSON"):
+    assert parse_option("deals=1,2") == ("deals", [1, 2])
+    assert parse_option("deals=[7]") == ("deals", [7])
+    assert parse_option('name="a,b"') == ("name", "a,b")
+    with pytest.raises(ValueError, match="not valid JSON"):
         parse_option("deals=[1,")
+    with pytest.raises(ValueError, match="empty item"):
+        parse_option("deals=1,")
+
+
+def test_every_tool_reads_options_with_the_one_parser():
+    """``--option`` (and the old ``--opt``) in the tournament, play, train and imitate parsers give
+    the same options: ``none`` is None and ``1,2`` a list everywhere."""
+    pytest.importorskip("torch")
+    import experiments.imitate as imitate
+    import experiments.train_ppo as train_ppo
+
+    argv = ["--option", "deals=1,2", "--opt", "target_score=none"]
+    expected = {"deals": [1, 2], "target_score": None}
+    parser = build_parser()
+    assert parse_env_options(parser.parse_args(["tournament", "--game", "rummy", *argv]).option) == expected
+    assert parse_env_options(parser.parse_args(["play", "rummy", *argv]).option) == expected
+    assert parse_env_options(train_ppo.parse_args(argv).opt) == expected
+    assert parse_env_options(imitate.parse_args(argv).opt) == expected
+
+
+def _subcommand_parsers() -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand's parser: the ones built here and those of the forwarded tools."""
+    import importlib
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    parsers = {name: p for name, p in sub.choices.items() if name not in FORWARDED}
+    for name, (module, _) in FORWARDED.items():
+        parsers[name] = importlib.import_module(module).build_parser()
+    return parsers
+
+
+def test_every_option_of_every_subcommand_has_help_with_its_default():
+    """Each visible option says what it does and, unless required, shows its default value; options
+    without a value (None, flags) still say what happens by default."""
+    pytest.importorskip("torch")
+    parsers = _subcommand_parsers()
+    assert set(parsers) == {"tournament", "replay", "demo", "bench", "play", "train", "imitate"}
+    for command, parser in parsers.items():
+        for action in parser._actions:
+            if action.help == argparse.SUPPRESS or isinstance(action, argparse._HelpAction) or not action.option_strings:
+                continue
+            text = parser._get_formatter()._expand_help(action)
+            where = f"rummy-env {command} {action.option_strings[0]}"
+            assert text.strip(), where
+            if action.required:
+                continue
+            assert "default" in text, (where, text)
+            if action.default not in (None, False, True, []) and not isinstance(action.default, bool):
+                shown = {str(action.default)} | ({f"{action.default:g}"} if isinstance(action.default, float) else set())
+                assert any(value in text for value in shown), (where, text)
 
 
 @pytest.mark.parametrize("command", ["tournament", "replay", "demo", "play"])
@@ -142,7 +199,8 @@ def test_entry_point_module_one_line_error_and_no_torch():
 
 def test_demo_plays_available_games_and_lists_the_rest(tmp_path, capsys, monkeypatch):
     """The demo runs every game that has an environment and a heuristic (here only Rummy, with the
-    random agent standing in for its heuristic) in one table, and names why the others are skipped."""
+    random agent standing in for its heuristic), prints each lineup before playing it (one line, as
+    stdout is not a terminal here) and one table, and names why the others are skipped."""
     import agents.registry as registry
     import experiments.demo as demo
 
@@ -152,7 +210,17 @@ def test_demo_plays_available_games_and_lists_the_rest(tmp_path, capsys, monkeyp
     monkeypatch.setattr(registry, "HEURISTICS", fake)
     rc, out, _ = run(["demo", "--workers", "1", "--out", str(tmp_path)], capsys)
     assert rc == 0
-    table = [line for line in out.splitlines() if line.startswith("rummy (2p)")]
-    assert [line.split()[2] for line in table] == ["random", "heuristic"]
+    assert "[1/1] rummy: heuristic vs random, 2 games ... done in" in out
+    assert [line.split(" | ")[:3] for line in out.splitlines() if line.startswith("| rummy")] == \
+        [["| rummy (2p)", "H vs R", "2"]]
     assert "tongits: skipped, no heuristic agent for tongits" in out
     assert (tmp_path / "rummy" / "results.json").exists()
+
+
+def test_demo_seats_one_heuristic_against_random_in_every_other_seat():
+    """The lineup of the README's baseline table: 1 heuristic + (n-1) random in n-seat games."""
+    import experiments.demo as demo
+
+    assert demo.lineup("rummy") == ("heuristic", "random")
+    assert demo.lineup("tongits") == ("heuristic", "random", "random")
+    assert demo.lineup("i_doubt_it") == ("heuristic", "random", "random", "random")
