@@ -16,6 +16,22 @@ from rummy_env.registry import GAMES, game_key
 from .options import add_option_argument, parse_env_options
 
 
+# Third-party modules of the optional extras (pyproject.toml), by top-level import name.
+EXTRA_OF_MODULE = {"torch": "train", "openskill": "train", "tqdm": "train", "matplotlib": "train",
+                   "sb3_contrib": "train", "rlcard": "bench", "pyspiel": "bench"}
+
+
+def failure_message(error: Exception) -> str:
+    """The one line for a failure while running; a module of an optional extra that is not
+    installed names the extra to install."""
+    extra = (EXTRA_OF_MODULE.get((error.name or "").partition(".")[0])
+             if isinstance(error, ModuleNotFoundError) else None)
+    if extra is not None:
+        return (f"rummy-env: error: this command needs the '{extra}' extra ({error.name} is not installed): "
+                f"pip install 'rummy_env[{extra}]'")
+    return f"rummy-env: error: {type(error).__name__}: {error}"
+
+
 class UsageError(Exception):
     """A bad command line; the message is printed as one line and the exit status is 2."""
 
@@ -224,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # a failure while running: one line, not a traceback
         if os.environ.get("RUMMY_ENV_TRACEBACK"):
             raise
-        print(f"rummy-env: error: {type(e).__name__}: {e}", file=sys.stderr)
+        print(failure_message(e), file=sys.stderr)
         return 1
 
 

@@ -197,23 +197,21 @@ def test_entry_point_module_one_line_error_and_no_torch():
     assert proc.stdout.strip() == "False", proc.stderr
 
 
-def test_demo_plays_available_games_and_lists_the_rest(tmp_path, capsys, monkeypatch):
-    """The demo runs every game that has an environment and a heuristic (here only Rummy, with the
-    random agent standing in for its heuristic), prints each lineup before playing it (one line, as
-    stdout is not a terminal here) and one table, and names why the others are skipped."""
+def test_demo_prints_each_lineup_and_one_table(tmp_path, capsys, monkeypatch):
+    """The demo plays every game (here only Rummy, with the random agent standing in for its
+    heuristic), prints each lineup before playing it (one line, as stdout is not a terminal here)
+    and one table."""
     import agents.registry as registry
     import experiments.demo as demo
 
     monkeypatch.setitem(demo.DEMO_GAMES, "rummy", 2)
-    fake = {game: (f"agents.heuristic_missing_{game}", "Missing") for game in registry.HEURISTICS}
-    fake["rummy"] = ("agents.base", "RandomAgent")
-    monkeypatch.setattr(registry, "HEURISTICS", fake)
+    monkeypatch.setattr(demo, "GAMES", {"rummy": demo.GAMES["rummy"]})
+    monkeypatch.setitem(registry.HEURISTICS, "rummy", ("agents.base", "RandomAgent"))
     rc, out, _ = run(["demo", "--workers", "1", "--out", str(tmp_path)], capsys)
     assert rc == 0
     assert "[1/1] rummy: heuristic vs random, 2 games ... done in" in out
     assert [line.split(" | ")[:3] for line in out.splitlines() if line.startswith("| rummy")] == \
         [["| rummy (2p)", "H vs R", "2"]]
-    assert "tongits: skipped, no heuristic agent for tongits" in out
     assert (tmp_path / "rummy" / "results.json").exists()
 
 
@@ -224,3 +222,18 @@ def test_demo_seats_one_heuristic_against_random_in_every_other_seat():
     assert demo.lineup("rummy") == ("heuristic", "random")
     assert demo.lineup("tongits") == ("heuristic", "random", "random")
     assert demo.lineup("i_doubt_it") == ("heuristic", "random", "random", "random")
+
+
+def test_a_command_needing_a_missing_extra_names_the_extra(tmp_path, capsys, monkeypatch):
+    """On a base install (no ``train`` extra) a tournament cannot import tqdm and training cannot
+    import torch: one line naming the extra to install, not a ModuleNotFoundError."""
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # `import tqdm` now fails as if not installed
+    rc, _, err = run(["tournament", "--game", "rummy", "--agents", "random", "--games", "2", "--workers", "1",
+                      "--option", "max_rounds=1", "--out", str(tmp_path / "t"), "--quiet"], capsys)
+    assert rc == 1
+    assert err.strip() == ("rummy-env: error: this command needs the 'train' extra (tqdm is not installed): "
+                           "pip install 'rummy_env[train]'")
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.delitem(sys.modules, "experiments.train_ppo", raising=False)
+    rc, _, err = run(["train", "--help"], capsys)
+    assert rc == 1 and "needs the 'train' extra (torch is not installed)" in err and "Traceback" not in err
