@@ -5,8 +5,13 @@ their owners, the discard pile, hand sizes and scores; Ginny-O's board through t
 render) and the legal moves, numbered and as text. Answer with a number or with the move's text in
 any case (``discard 7h``, ``meld 10h jh qh``); ``help``, ``hint`` (what the rule-based agent would
 play), ``moves [WORD]`` (list every legal move, or those containing WORD), ``view`` and ``quit`` also
-work. A bad answer gets a message and a new prompt. At the end the result and the hands (where the
-rules reveal them) are shown.
+work. A bad answer gets a message and a new prompt. Your own draws are announced to you ("you draw
+7H"); the others' draws stay hidden. Every end of a hand, round or deal is explained in words (who
+won and how, the hands the rules reveal with their points, the score changes), then the game waits
+for Enter before the next hand. Long move lists are summed up; ``moves WORD`` lists them.
+
+Environment options go as ``--option KEY=VALUE`` (e.g. ``--option target_score=50`` for a shorter
+Rummy match), read by :mod:`experiments.options` as in every other command.
 
 Opponents are agent specs (``random``, ``heuristic``, ``ppo:PATH``; see :mod:`agents.registry`):
 one spec for every opponent, or one per opponent separated by commas.
@@ -20,22 +25,38 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+from collections import Counter
 from typing import Callable, Sequence, TextIO
 
 import numpy as np
 
 from agents.registry import AGENT_SPECS, make_agent
+from experiments.options import add_option_argument, parse_env_options
 from rummy_env.registry import GAMES, make_env
 
-MAX_LISTED = 40
-"""Moves listed each turn; ``moves`` lists all of them."""
+MAX_LISTED = 30
+"""Moves listed each turn (in columns); longer lists are summed up, ``moves`` lists all of them."""
+SCREEN_WIDTH = 80
+"""Width of the terminal the move columns are laid out for."""
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
-STANDARD_KEYS = frozenset({
-    "game", "seat", "num_players", "to_play", "phase", "done", "hand", "hand_sizes", "scores",
-    "legal_actions", "melds", "discard", "stock_size", "events", "revealed_hands", "board"})
-"""Keys every view gives (``rummy_env.base.Game.view``); other simple values are shown as
-``key=value``."""
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+RANK_NAMES = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes",
+              "7": "sevens", "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens",
+              "K": "kings"}
+RANK_NAME = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+             "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+RANK_ORDER = "A23456789TJQK"
+PREMIUM_LEGEND = ("premium squares: y tile x2, g tile x3, b meld x3, r meld x2 (a start square),\n"
+                  "c centre (start square, no bonus); 8D* is a joker played as 8D")
+"""Ginny-O's premium squares (GO-2, GO-3) as the board text shows them."""
+GAME_TITLES = {"rummy": "Rummy", "tongits": "Tongits", "i_doubt_it": "I Doubt It",
+               "contract_rummy": "Contract Rummy", "ginny_o": "Ginny-O"}
+NEW_HAND_EVENT = re.compile(r"^round \d+: ")
+"""An event that opens the next round (Rummy's deal): shown after the last round's result."""
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOL = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -44,7 +65,7 @@ HELP = """\
 Answer with:
   <number>        the move with that number in the list
   <move text>     the move itself, any case, e.g. 'discard 7h', 'meld 10h jh qh'
-  moves [WORD]    list every legal move (or only those containing WORD)
+  moves [WORD]    list every legal move (or only those containing WORD, e.g. 'moves meld')
   hint            what the rule-based agent would play here
   view            show the table again
   help            this text
@@ -66,6 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=None,
                         help="number of players, for games that allow several")
     parser.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours")
+    add_option_argument(parser)
     return parser
 
 
@@ -78,7 +100,7 @@ def _namespace(argv_or_namespace: Sequence[str] | argparse.Namespace | None) -> 
     if isinstance(argv_or_namespace, argparse.Namespace):
         ns = argv_or_namespace
         for key, default in (("seat", 0), ("opponents", "heuristic"), ("seed", None),
-                             ("players", None), ("no_color", False)):
+                             ("players", None), ("no_color", False), ("option", [])):
             if not hasattr(ns, key):
                 setattr(ns, key, default)
         return ns
@@ -127,46 +149,312 @@ def group_by_suit(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``; ``many`` for irregular plurals."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def seat_name(i: int, seat: int) -> str:
+    """``you`` for your own seat, else ``player_i``."""
+    return "you" if i == seat else f"player_{i}"
+
+
+def number(value) -> str:
+    """A score as a person writes it: 3, not 3.0."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def contract_words(needs: dict) -> str:
+    """Contract Rummy's contract (CR-7) in words: ``two sets of 3``, ``one set of 3 and two runs``."""
+    parts = []
+    for key, one, many in (("sets", "set of 3", "sets of 3"), ("runs", "run", "runs")):
+        k = int(needs.get(key, 0))
+        if k:
+            parts.append(f"{NUMBER_WORDS.get(k, k)} {one if k == 1 else many}")
+    return " and ".join(parts)
+
+
+def status_lines(view: dict) -> list[str]:
+    """The game's own state in words (the round, the dealer, duties of this turn)."""
+    game, seat = view.get("game", ""), view.get("seat", 0)
+    me = view.get("to_play") == seat
+    lines = []
+    if game.startswith("rummy"):
+        options = view.get("options") or {}
+        target = options.get("target_score", 0)
+        goal = f"first to {target} points wins" if target else f"{plural(options.get('max_rounds', 1), 'round')}"
+        if view.get("done"):
+            lines.append(f"the match is over after {plural(view.get('rounds_played', 0), 'round')} ({goal})")
+        else:
+            lines.append(f"round {view.get('rounds_played', 0) + 1} ({goal}), "
+                         f"dealer {seat_name(view.get('dealer', 0), seat)}")
+        if me and view.get("rummy_possible") and view.get("phase") == "play":
+            lines.append("going out this turn is rummy: double points")
+        if view.get("turnovers"):
+            lines.append(f"the stock has been turned over {plural(view['turnovers'], 'time')}")
+        if me and view.get("taken_card"):
+            lines.append(f"you took {view['taken_card']} from the discard pile: you may not discard it this turn")
+    elif game.startswith("tongits"):
+        if not view.get("done"):
+            lines.append(f"hand {view.get('hand_index', 0) + 1} of {view.get('hands_per_match', 1)}, "
+                         f"dealer {seat_name(view.get('dealer', 0), seat)}; most chips after "
+                         f"{plural(view.get('hands_per_match', 1), 'hand')} wins")
+        blocked = [seat_name(i, seat) for i, b in enumerate(view.get("blocked", [])) if b]
+        if blocked:
+            lines.append(f"may not call a draw this turn (someone laid off on their meld): {', '.join(blocked)}")
+        if view.get("caller", -1) >= 0:
+            lines.append(f"{seat_name(view['caller'], seat)} called a draw: challenge (show hands, lowest "
+                         "points wins) or fold")
+        secrets = [f"{seat_name(i, seat)} {plural(k, 'secret meld')}" for i, k in enumerate(view.get("secrets", [])) if k]
+        if secrets:
+            lines.append("face-down (secret) melds: " + ", ".join(secrets))
+        if me and view.get("taken"):
+            lines.append(f"you took {view['taken']}: meld it now")
+    elif game.startswith("contract_rummy"):
+        lines.append(f"deal {view.get('deal_index', 0) + 1} of {view.get('num_deals', 1)}, "
+                     f"contract {view.get('contract')}: {contract_words(view.get('contract_needs', {}))}; "
+                     f"dealer {seat_name(view.get('dealer', 0), seat)}; lowest total wins")
+        down = [seat_name(i, seat) for i, d in enumerate(view.get("down", [])) if d]
+        if down:
+            lines.append("down (contract laid): " + ", ".join(down))
+        if me and view.get("must_use"):
+            lines.append(f"you must put {view['must_use']} on the table this turn")
+        if me and view.get("banned"):
+            lines.append(f"you may not discard {view['banned']} this turn")
+    elif game.startswith("ginny_o"):
+        limit, stall = view.get("stall_limit", 0), view.get("stall", 0)
+        lines.append(f"box: {plural(view.get('stock_size', 0), 'tile')}; turns without a play: {stall} "
+                     f"(the game ends at {limit})")
+        if view.get("placed"):
+            lines.append("placed this turn: " + ", ".join(view["placed"]))
+    return lines
+
+
+def hand_by_rank(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """I Doubt It's hand, where only ranks matter (DI-5): (rank, cards) groups, ace first."""
+    groups: dict[str, list[str]] = {}
+    for t in hand:
+        groups.setdefault(t[:-1], []).append(t)
+    return sorted(groups.items(), key=lambda kv: RANK_ORDER.index(kv[0]) if kv[0] in RANK_ORDER else 99)
+
+
+def wrap(items: Sequence[str], indent: str = "  ", sep: str = "   ", width: int = SCREEN_WIDTH) -> list[str]:
+    """``items`` joined by ``sep`` into lines of at most ``width`` characters."""
+    lines, line = [], indent
+    for item in items:
+        if line.strip() and len(line) + len(sep) + len(item) > width:
+            lines.append(line)
+            line = indent
+        line += (sep if line.strip() else "") + item
+    if line.strip():
+        lines.append(line)
+    return lines
+
+
+def title(view: dict) -> str:
+    """The game's name as people write it: ``Contract Rummy``."""
+    key = str(view.get("game", "")).removesuffix("_v0")
+    return GAME_TITLES.get(key, key)
+
+
+def format_i_doubt_it(view: dict, style: "Style") -> str:
+    """I Doubt It's table: hand sizes, the face-down pile, the claim being doubted, the rank due
+    next and the cards known to be in other hands (DI-9, DI-14, DI-20); no stock or discard pile."""
+    seat, to_play = view.get("seat", 0), view.get("to_play", -1)
+    task = "doubt or pass" if view.get("claim") else "play"
+    state = "game over" if view.get("done") else (
+        f"your turn: {task}" if to_play == seat else f"player_{to_play} to {task}")
+    lines = [style.bold(f"=== I Doubt It | you are player_{seat} | {state} ===")]
+    known = view.get("known") or []
+    places, out = view.get("places") or [], view.get("out") or []
+    for i, size in enumerate(view.get("hand_sizes", [])):
+        who = f"player_{i}" + (" (you)" if i == seat else "")
+        turn = "  <- to play" if i == to_play and not view.get("done") else ""
+        place = places[i] if i < len(places) else 0
+        note = f"   {'out, ' if i < len(out) and out[i] else ''}place {place}" if place else ""
+        held = known[i] if i < len(known) and i != seat else {}
+        if held:
+            note += "   known to hold: " + " ".join(
+                " ".join([r] * k) for r, k in sorted(held.items(), key=lambda kv: RANK_ORDER.index(kv[0])))
+        lines.append(f"  {who:<16} {plural(size, 'card'):>9}{note}{turn}")
+    pile = int(view.get("pile_size", 0))
+    own = view.get("own_pile") or []
+    lines.append(f"pile: {plural(pile, 'card')} face down" + (f" (yours among them: {' '.join(own)})" if own else ""))
+    claim = view.get("claim")
+    if claim:
+        count, rank = int(claim["count"]), claim["rank"]
+        said = f"{NUMBER_WORDS.get(count, count)} {RANK_NAMES[rank] if count > 1 else RANK_NAME[rank]}"
+        lines.append(f"claim: {seat_name(claim['seat'], seat)} played {plural(count, 'card')} saying "
+                     f"\"{said}\" - doubt it or pass")
+    if not view.get("done"):
+        rank = view.get("rank")
+        lines.append(f"next play must claim: {RANK_NAMES.get(rank, rank)}")
+    reveal = view.get("last_reveal")
+    if reveal:
+        lines.append(f"last doubt: {seat_name(reveal['seat'], seat)} showed {' '.join(reveal['cards'])} "
+                     f"({'true' if reveal['true'] else 'a lie'}); {seat_name(reveal['taker'], seat)} took the pile")
+    hand = list(view.get("hand", []) or [])
+    lines.append(style.bold(f"your hand ({plural(len(hand), 'card')}), by rank:"))
+    lines.extend(wrap([f"{rank}: {style.cards(cards)}" for rank, cards in hand_by_rank(hand)]))
+    return "\n".join(lines)
+
+
+def format_board(view: dict) -> str:
+    """Ginny-O's board, 4 characters a square so a joker (``8D*``) keeps the grid aligned; empty
+    premium squares in lower case (GO-2), with a legend."""
+    cols = "ABCDEFGHIJKLMNO"
+    board, premium = view.get("board") or [], view.get("premium") or []
+    lines = ["   " + "".join(f"{c:>4}" for c in cols[:len(board[0]) if board else 15])]
+    for r, row in enumerate(board):
+        cells = []
+        for c, tile in enumerate(row):
+            if tile:
+                text = tile[3:] + "*" if tile.startswith("JK=") else tile
+            else:
+                square = premium[r][c] if r < len(premium) and c < len(premium[r]) else "."
+                text = square.lower()
+            cells.append(f"{text:>4}")
+        lines.append(f"{r + 1:>3}" + "".join(cells))
+    lines.append(PREMIUM_LEGEND)
+    return "\n".join(lines)
+
+
 def format_view(view: dict, style: Style, board_text: str | None = None) -> str:
-    """The seat's view as text: players, stock and discard, melds by owner, the hand by suit."""
+    """The seat's view as text: players, the game's state in words, stock and discard, melds by
+    owner (numbered ``@k`` as in the moves), the hand by suit. I Doubt It has its own table."""
+    if str(view.get("game", "")).startswith("i_doubt_it"):
+        return format_i_doubt_it(view, style)
     seat, to_play = view.get("seat", 0), view.get("to_play", -1)
     lines = []
-    state = "game over" if view.get("done") else f"phase: {view.get('phase')}"
-    lines.append(style.bold(f"=== {view.get('game')} | you are player_{seat} | {state} ==="))
+    name = title(view)
+    state = "game over" if view.get("done") else (
+        f"your turn ({view.get('phase')})" if to_play == seat else f"player_{to_play} to play ({view.get('phase')})")
+    lines.append(style.bold(f"=== {name} | you are player_{seat} | {state} ==="))
     if board_text:
         lines.append(board_text.rstrip())
     sizes, scores = view.get("hand_sizes", []), view.get("scores", [])
+    unit = "tile" if "board" in view else "card"
     for i in range(int(view.get("num_players", len(sizes)))):
         who = f"player_{i}" + (" (you)" if i == seat else "")
         turn = "  <- to play" if i == to_play and not view.get("done") else ""
-        size = sizes[i] if i < len(sizes) else "-"
-        score = scores[i] if i < len(scores) else "-"
-        if isinstance(score, float) and score.is_integer():
-            score = int(score)
-        lines.append(f"  {who:<18} {size:>3} cards   score {score}{turn}")
-    extra = [f"{k}={v}" for k, v in view.items()
-             if k not in STANDARD_KEYS and isinstance(v, (bool, int, float, str))]
-    if extra:
-        lines.append("  " + "  ".join(extra))
-    discard = list(view.get("discard", []) or [])
-    pile = style.cards(discard[-12:]) if discard else "(empty)"
-    more = f"... {len(discard) - 12} more below, " if len(discard) > 12 else ""
-    lines.append(f"stock: {view.get('stock_size', 0)}   discard pile ({more}top card last): {pile}")
+        size = plural(sizes[i], unit) if i < len(sizes) else "-"
+        score = number(scores[i]) if i < len(scores) else "-"
+        lines.append(f"  {who:<18} {size:>9}   score {score}{turn}")
+    lines.extend("  " + line for line in status_lines(view))
+    if "board" not in view:
+        discard = list(view.get("discard", []) or [])
+        pile = style.cards(discard[-12:]) if discard else "(empty)"
+        more = f"... {len(discard) - 12} more below, " if len(discard) > 12 else ""
+        lines.append(f"stock: {plural(view.get('stock_size', 0), 'card')}   "
+                     f"discard pile ({more}top card last): {pile}")
     melds = list(view.get("melds", []) or [])
-    if melds:
+    if melds and "board" not in view:
         lines.append("melds on the table:")
         owners: dict = {}
         for m in melds:
             owners.setdefault(m.get("owner"), []).append(m)
         for owner in sorted(owners, key=lambda o: (not isinstance(o, int), o if isinstance(o, int) else 0)):
-            name = f"player_{owner}" if isinstance(owner, int) and owner >= 0 else "table"
-            parts = [f"#{m.get('index')}: {style.cards(m.get('cards', []))}" for m in owners[owner]]
-            lines.append(f"  {name:<10} " + "   ".join(parts))
+            who = f"player_{owner}" if isinstance(owner, int) and owner >= 0 else "table"
+            parts = [f"@{m.get('index')}: {style.cards(m.get('cards', []))}" for m in owners[owner]]
+            lines.append(f"  {who:<10} " + "   ".join(parts))
     hand = list(view.get("hand", []) or [])
-    lines.append(style.bold(f"your hand ({len(hand)} cards):"))
+    lines.append(style.bold(f"your {'rack' if 'board' in view else 'hand'} ({plural(len(hand), unit)}):"))
     for label, cards in group_by_suit(hand):
         lines.append(f"  {label:<11} {style.cards(cards)}")
     return "\n".join(lines)
+
+
+def hand_mark(view: dict) -> tuple:
+    """What changes when a hand, round or deal ends: its counter and ``done``."""
+    counter = next((view[k] for k in ("rounds_played", "hand_index", "deal_index") if k in view), 0)
+    return counter, bool(view.get("done"))
+
+
+def score_changes(before: Sequence, after: Sequence, seat: int) -> str:
+    """``scores: you 0, player_1 78 (+78)``."""
+    parts = []
+    for i, (old, new) in enumerate(zip(before, after)):
+        delta = new - old
+        parts.append(f"{seat_name(i, seat)} {number(new)}" + (f" ({'+' if delta > 0 else ''}{number(delta)})" if delta else ""))
+    return "scores: " + ", ".join(parts)
+
+
+def hand_result(view: dict, scores_before: Sequence, style: Style) -> list[str]:
+    """The end of the hand (round, deal or game) just played, in words: who won and how, the hands
+    the rules reveal with their points, and the score changes."""
+    game, seat = str(view.get("game", "")), view.get("seat", 0)
+    scores = list(view.get("scores", []))
+    lines: list[str] = []
+    if game.startswith("rummy") and view.get("last_round"):
+        lr = view["last_round"]
+        if lr.get("dead"):
+            lines.append(f"Round {lr['round']} ends with no score: nobody went out before the "
+                         + ("turn limit." if lr.get("cap") == "max_turns" else "stock ran out for good."))
+        else:
+            w = lr["winner"]
+            how = " with rummy (all in one turn), so the points are doubled" if lr.get("rummy") else ""
+            lines.append(f"Round {lr['round']}: {seat_name(w, seat)} went out{how} and "
+                         f"{'score' if w == seat else 'scores'} {plural(lr['points'], 'point')}.")
+            lines.append("cards left in the other hands (their points go to the winner):")
+            for i, hand in enumerate(lr.get("hands", [])):
+                if i != w:
+                    lines.append(f"  {seat_name(i, seat):<9} {style.cards(hand) or '(none)'}  = "
+                                 f"{plural(lr['hand_points'][i], 'point')}")
+    elif game.startswith("tongits") and view.get("last_hand"):
+        lh = view["last_hand"]
+        w, how = lh["winner"], lh["how"]
+        winner = seat_name(w, seat)
+        lines.append(f"Hand {lh['hand_index'] + 1}: " + TONGITS_HOW.get(how, how).format(w=winner)
+                     + f", so {winner} {'win' if w == seat else 'wins'}.")
+        if lh.get("burned", -1) >= 0:
+            lines.append(f"{seat_name(lh['burned'], seat)} called the draw and lost: burned, one chip more to pay.")
+        lines.append("every hand is shown, with its points (the lowest wins a showdown):")
+        for i, hand in enumerate(lh.get("hands", [])):
+            lines.append(f"  {seat_name(i, seat):<9} {style.cards(hand) or '(empty)'}  = "
+                         f"{plural(lh['points'][i], 'point')}")
+        return lines + [score_changes(scores_before, scores, seat).replace("scores:", "chips:")]
+    elif game.startswith("contract_rummy") and view.get("last_deal"):
+        ld = view["last_deal"]
+        out = ld["out"]
+        lines.append(f"Deal {ld['deal']} (contract {ld['contract']}) ends: "
+                     + (f"{seat_name(out, seat)} went out." if out >= 0 else
+                        "nobody went out (a dead deal); every hand pays."))
+        lines.append("penalty points for the cards left in hand (lowest total wins):")
+        lines.append("  " + ", ".join(f"{seat_name(i, seat)} {p}" for i, p in enumerate(ld["penalties"])))
+    elif game.startswith("ginny_o") and view.get("done"):
+        final, running = view.get("final_scores") or scores, view.get("running_scores") or scores_before
+        lines.append("The game is over: nobody can play any more.")
+        lines.append("the tiles left on each rack are taken off its score (ace 15, joker 0):")
+        lines.append("  " + ", ".join(f"{seat_name(i, seat)} {number(r)} - {number(r - f)} = {number(f)}"
+                                      for i, (r, f) in enumerate(zip(running, final))))
+        lines.append(f"your rack: {style.cards(view.get('hand', [])) or '(empty)'}")
+        return lines
+    elif game.startswith("i_doubt_it") and view.get("done"):
+        places = view.get("places") or []
+        first = [i for i, p in enumerate(places) if p == 1]
+        if first:
+            lines.append(f"{' and '.join(seat_name(i, seat) for i in first)} got rid of every card first "
+                         f"and {'win' if seat in first else 'wins'}.")
+        order = sorted((p, i) for i, p in enumerate(places) if p)
+        if order:
+            lines.append("places: " + ", ".join(f"{p}. {seat_name(i, seat)}" for p, i in order))
+        return lines
+    if scores_before and scores:
+        lines.append(score_changes(scores_before, scores, seat))
+    return lines
+
+
+TONGITS_HOW = {
+    "tongits": "{w} emptied the hand: Tongits",
+    "draw": "{w} called a draw and nobody challenged",
+    "draw_challenged": "{w} called a draw, was challenged, and had the lowest points in the showdown",
+    "challenge": "{w} challenged the draw and had the lowest points in the showdown",
+    "stock": "the stock ran out and {w} had the lowest points",
+    "turn_cap": "the turn limit was reached and {w} had the lowest points",
+}
+"""Tongits' ways to win a hand (``last_hand["how"]``, TG-17, TG-21, TG-22, TG-25) in words."""
 
 
 def new_events(before: list[str], after: list[str]) -> list[str]:
@@ -185,18 +473,17 @@ class Session:
     """One game in the terminal. ``input_fn(prompt) -> str``; everything is written to ``out``."""
 
     def __init__(self, ns: argparse.Namespace, input_fn: Callable[[str], str], out: TextIO):
-        self.ns = ns
+        self.ns = ns = _namespace(ns)
         self.input_fn = input_fn
         self.out = out
         colour = not ns.no_color and hasattr(out, "isatty") and out.isatty() and "NO_COLOR" not in os.environ
         self.style = Style(colour)
-        options = {} if ns.players is None else {"num_players": ns.players}
-        try:
-            self.env = make_env(ns.game, **options)
-        except ModuleNotFoundError as e:
-            if not (e.name or "").startswith("rummy_env."):
-                raise
-            raise ValueError(f"game {ns.game!r} is not available in this build ({e.name} is missing)") from None
+        options = parse_env_options(ns.option)
+        if ns.players is not None:
+            if options.get("num_players", ns.players) != ns.players:
+                raise ValueError(f"--players {ns.players} and --option num_players={options['num_players']} disagree")
+            options["num_players"] = ns.players
+        self.env = make_env(ns.game, **options)
         self.raw = self.env.unwrapped
         n = len(self.raw.possible_agents)
         if not 0 <= ns.seat < n:
@@ -214,6 +501,8 @@ class Session:
         self.hint_agent = None
         self.hint_error = None
         self.events: list[str] = []
+        self.explained = False
+        """Whether a hand result has been shown (then the final screen need not repeat the hands)."""
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -222,6 +511,7 @@ class Session:
         try:
             return self.input_fn(prompt)
         except EOFError:
+            self.say()
             raise QuitGame from None
 
     # -- one game ---------------------------------------------------------------------------
@@ -233,12 +523,15 @@ class Session:
             agent.reset(s, base_seed + 1000 + s)
         totals = {a: 0.0 for a in raw.possible_agents}
         human = raw.possible_agents[ns.seat]
-        opp = ", ".join(f"player_{s}: {spec}" for s, spec in zip(self.agents, self.opponent_specs))
-        self.say(self.style.bold(f"{raw.metadata['name']}: you are {human}; opponents {opp}. "
+        opp = ", ".join(f"player_{s} ({spec})" for s, spec in zip(self.agents, self.opponent_specs))
+        self.say(self.style.bold(f"{title(raw.view(ns.seat))}: you are {human}; "
+                                 f"{'opponent' if len(self.agents) == 1 else 'opponents'} {opp}. "
                                  "Type 'help' for help."))
-        self.events = list(raw.view(ns.seat).get("events", []))
+        view = raw.view(ns.seat)
+        self.events = list(view.get("events", []))
         for e in self.events:
             self.say(self.style.dim("  " + e))
+        self.mark, self.scores = hand_mark(view), list(view.get("scores", []))
         try:
             for agent in env.agent_iter():
                 obs, _, term, trunc, _ = env.last()
@@ -247,46 +540,103 @@ class Session:
                     continue
                 seat = raw.agent_name_mapping[agent]
                 if seat == ns.seat:
+                    hand = view["hand"]
                     action = self.human_turn(obs["action_mask"])
                 else:
                     action = self.agents[seat].act(obs["observation"], obs["action_mask"], raw.view(seat))
                 env.step(action)
                 for a in raw.possible_agents:
                     totals[a] += raw.rewards.get(a, 0.0)
-                self.report_events()
+                view = raw.view(ns.seat)
+                if hand_mark(view) != self.mark:
+                    self.end_of_hand(view)
+                else:
+                    self.report_events(view)
+                    if seat == ns.seat:
+                        self.announce_draw(action, hand, view["hand"])
         except QuitGame:
             self.say("You left the game.")
             return 0
         self.show_end(totals)
         return 0
 
-    def report_events(self) -> None:
-        events = list(self.raw.view(self.ns.seat).get("events", []))
-        for e in new_events(self.events, events):
-            self.say(self.style.dim("  " + e))
+    def report_events(self, view: dict, hold_new_hand: bool = False) -> list[str]:
+        """Print the new public events; with ``hold_new_hand``, those from the opening of the next
+        round on are returned instead, to be shown after the last round's result."""
+        events = list(view.get("events", []))
+        fresh = new_events(self.events, events)
         self.events = events
+        cut = next((k for k, e in enumerate(fresh) if hold_new_hand and NEW_HAND_EVENT.match(e)), len(fresh))
+        for e in fresh[:cut]:
+            self.say(self.style.dim("  " + e))
+        return fresh[cut:]
+
+    def announce_draw(self, action: int, before: list[str], after: list[str]) -> None:
+        """``you draw 7H`` after your own draw from the stock (only you see the card)."""
+        if not self.raw.action_to_text(action).startswith("draw"):
+            return
+        drawn = Counter(after) - Counter(before)
+        if drawn:
+            self.say(f"you draw {self.style.cards(sorted(drawn.elements()))}")
+
+    def end_of_hand(self, view: dict) -> None:
+        """Explain the hand that just ended (after its last events), then wait for Enter before
+        the next one and show the events that opened it."""
+        held = self.report_events(view, hold_new_hand=True)
+        self.say()
+        for line in hand_result(view, self.scores, self.style):
+            self.say(line if line.startswith(" ") else self.style.bold(line))
+        self.explained = True
+        self.mark, self.scores = hand_mark(view), list(view.get("scores", []))
+        if view.get("done"):
+            return
+        answer = self.ask("press Enter for the next hand (or type quit) ").strip().lower()
+        if answer in ("quit", "exit", "q"):
+            raise QuitGame
+        for e in held:
+            self.say(self.style.dim("  " + e))
 
     def board_text(self, view: dict) -> str | None:
-        if "board" not in view:
-            return None
-        return self.raw.game.render_text(self.ns.seat)
+        return format_board(view) if "board" in view else None
 
     def show_view(self, view: dict) -> None:
         self.say()
         self.say(format_view(view, self.style, self.board_text(view)))
 
     def list_moves(self, texts: list[str], word: str | None = None, limit: int | None = None) -> None:
+        """The moves (those containing ``word``) numbered, in columns; more than ``limit`` are
+        summed up by their first word, with the command that lists them."""
         rows = [(i, t) for i, t in enumerate(texts, 1) if word is None or word.lower() in t.lower()]
         if not rows:
             self.say(f"no legal move contains {word!r}")
             return
-        shown = rows if limit is None else rows[:limit]
-        width = len(str(len(texts)))
-        for i, t in shown:
-            self.say(f"  {i:>{width}}. {t}")
-        if len(shown) < len(rows):
-            self.say(f"  ... and {len(rows) - len(shown)} more: type 'moves' to list all, "
-                     "or 'moves WORD' to filter")
+        if limit is not None and len(rows) > limit:
+            self.summarise_moves(rows)
+            return
+        self.columns(rows, len(str(len(texts))))
+
+    def columns(self, rows: list[tuple[int, str]], width: int) -> None:
+        cells = [f"{i:>{width}}. {t}" for i, t in rows]
+        cell = max(len(c) for c in cells) + 3
+        per_line = max(1, (SCREEN_WIDTH - 2) // cell)
+        for k in range(0, len(cells), per_line):
+            self.say("  " + "".join(c.ljust(cell) for c in cells[k:k + per_line]).rstrip())
+
+    def summarise_moves(self, rows: list[tuple[int, str]]) -> None:
+        """Moves grouped by their first word: small groups listed, large ones counted."""
+        groups: dict[str, list[tuple[int, str]]] = {}
+        for row in rows:
+            groups.setdefault(row[1].split()[0], []).append(row)
+        small = [row for verb, group in groups.items() if len(group) <= 4 for row in group]
+        if small:
+            self.columns(small, len(str(rows[-1][0])))
+        for verb, group in groups.items():
+            if len(group) > 4:
+                examples = ", ".join(t for _, t in group[:3])
+                self.say(f"  {verb} ...: {plural(len(group), 'move')} (e.g. {examples})")
+        sample = next((t.split()[1] for _, t in rows if len(t.split()) > 1), "WORD")
+        self.say(f"  type a move's text, or 'moves WORD' to list the moves containing WORD "
+                 f"(e.g. 'moves {sample}')")
 
     def human_turn(self, mask: np.ndarray) -> int:
         raw, seat = self.raw, self.ns.seat
@@ -365,12 +715,15 @@ class Session:
         view = raw.view(seat)
         self.show_view(view)
         truncated = any(raw.truncations.values())
-        self.say(self.style.bold("Game over" + (" (stopped by the turn cap)" if truncated else "") + "."))
-        scores = view.get("scores", [])
+        self.say(self.style.bold("Game over" + (" (stopped by the turn limit)" if truncated else "") + "."))
+        scores, places = view.get("scores", []), view.get("places")
         for i, a in enumerate(raw.possible_agents):
             you = " (you)" if i == seat else ""
-            score = scores[i] if i < len(scores) else "-"
-            self.say(f"  {a + you:<18} score {score}   reward {totals[a]:+.3g}")
+            if places:
+                self.say(f"  {a + you:<18} place {places[i]}")
+                continue
+            score = number(scores[i]) if i < len(scores) else "-"
+            self.say(f"  {a + you:<18} final score {score}")
         best = max(totals.values())
         winners = [a for a, r in totals.items() if r == best]
         if len(winners) == len(totals):
@@ -378,19 +731,19 @@ class Session:
         elif raw.possible_agents[seat] in winners:
             self.say("You win!" if len(winners) == 1 else "You share the win.")
         else:
-            self.say(f"Winner: {', '.join(winners)}.")
+            self.say(f"Winner: {' and '.join(winners)}.")
         revealed = view.get("revealed_hands")
-        if revealed:
+        if revealed and not self.explained:
             self.say("hands:")
             for i, hand in enumerate(revealed):
                 self.say(f"  player_{i}: {self.style.cards(hand) if hand else '(empty)'}")
-        else:
+        elif not self.explained:
             self.say("(the rules of this game do not reveal the other hands)")
 
 
 def main(argv_or_namespace: Sequence[str] | argparse.Namespace | None = None, *,
          input_fn: Callable[[str], str] | None = None, out: TextIO | None = None) -> int:
-    """Run one game; returns the exit status (0 played or left, 2 bad arguments)."""
+    """Run one game; returns the exit status (0 played or left, 2 bad arguments, 130 after Ctrl-C)."""
     out = sys.stdout if out is None else out
     ns = _namespace(argv_or_namespace)
     try:
@@ -402,7 +755,7 @@ def main(argv_or_namespace: Sequence[str] | argparse.Namespace | None = None, *,
         return session.run()
     except KeyboardInterrupt:
         out.write("\nYou left the game.\n")
-        return 0
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -2,9 +2,10 @@
 
 Both work on the structured view every game gives (``Game.view`` in :mod:`rummy_env.base`), so
 they draw any of the five games: the seat's hand, the melds on the table grouped by owner, the
-discard pile, the stock, every seat's hand size and score, ``revealed_hands`` when the rules make
-hands public, and the last public events. A view with a ``board`` (Ginny-O) is drawn by
-``rummy_env.games.ginny_o_board.board_to_rgb`` for RGB and as a table of coloured squares in HTML.
+discard pile and the stock (in I Doubt It the face-down pile and the claim instead), every seat's
+hand size and score, ``revealed_hands`` when the rules make hands public, and the last public events.
+A view with a ``board`` (Ginny-O) is drawn by ``rummy_env.games.ginny_o_board.board_to_rgb`` for RGB
+and as a table of coloured squares in HTML.
 
 Nothing here reads engine state: the pictures show exactly what the seat may know.
 """
@@ -183,6 +184,28 @@ def _status_line(view: dict, name: str) -> str:
     return f"{game}  |  view of {_seat_name(seat)}  |  {state}"
 
 
+RANK_PLURAL = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
+               "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings"}
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def pile_lines(view: dict) -> list[str]:
+    """What a face-down pile game (I Doubt It: a ``pile_size`` in the view) shows instead of stock
+    and discard pile: the pile's size, the pending claim (DI-9) and the rank due next (DI-14)."""
+    lines = [f"pile: {_cards(int(view.get('pile_size', 0)))} face down"]
+    claim = view.get("claim")
+    if claim:
+        count, rank = int(claim["count"]), claim["rank"]
+        lines.append(f"claim: {_seat_name(claim['seat'])} played {_cards(count)} as "
+                     f"{RANK_PLURAL.get(rank, rank) if count > 1 else rank}")
+    if not view.get("done") and view.get("rank"):
+        lines.append(f"next claim: {RANK_PLURAL.get(view['rank'], view['rank'])}")
+    return lines
+
+
 def _meld_groups(view: dict) -> list[tuple[Any, list[dict]]]:
     """Melds grouped by owner, in seat order, melds without owner last."""
     groups: dict[Any, list[dict]] = {}
@@ -229,21 +252,27 @@ def view_to_rgb(view: dict, name: str = "") -> np.ndarray:
             _, bottom = _card_row(d, MARGIN + 20, cv.y, list(revealed[i]), WIDTH - MARGIN, step=26)
             cv.y = bottom + 6
     cv.y += 6
-    # stock and discard pile
     d.line([0, cv.y, WIDTH, cv.y], fill=FELT_DARK, width=2)
     cv.y += 8
     top = cv.y
-    d.text((MARGIN, top), f"stock {view.get('stock_size', 0)}", fill=TEXT_LIGHT, font=_font(14))
-    if view.get("stock_size", 0):
-        _draw_back(d, MARGIN, top + 20, CARD_W, CARD_H)
-    discard = list(view.get("discard", []) or [])
-    d.text((110, top), f"discard pile {len(discard)} (top card right)", fill=TEXT_LIGHT, font=_font(14))
-    shown = discard[-22:]
-    x = 110
-    for i, c in enumerate(shown):
-        _draw_card(d, x, top + 20, c, highlight=i == len(shown) - 1)
-        x += 24 if i < len(shown) - 1 else CARD_W
-    cv.y = top + 20 + CARD_H + 10
+    if "pile_size" in view:  # a face-down pile and a claim instead of stock and discard pile
+        if view.get("pile_size"):
+            _draw_back(d, MARGIN, top, CARD_W, CARD_H)
+        for k, line in enumerate(pile_lines(view)):
+            d.text((MARGIN + CARD_W + 16, top + 4 + 20 * k), line, fill=TEXT_LIGHT, font=_font(15))
+        cv.y = top + CARD_H + 10
+    else:
+        d.text((MARGIN, top), f"stock {view.get('stock_size', 0)}", fill=TEXT_LIGHT, font=_font(14))
+        if view.get("stock_size", 0):
+            _draw_back(d, MARGIN, top + 20, CARD_W, CARD_H)
+        discard = list(view.get("discard", []) or [])
+        d.text((110, top), f"discard pile {len(discard)} (top card right)", fill=TEXT_LIGHT, font=_font(14))
+        shown = discard[-22:]
+        x = 110
+        for i, c in enumerate(shown):
+            _draw_card(d, x, top + 20, c, highlight=i == len(shown) - 1)
+            x += 24 if i < len(shown) - 1 else CARD_W
+        cv.y = top + 20 + CARD_H + 10
     # melds grouped by owner
     groups = _meld_groups(view)
     if groups:
@@ -257,7 +286,7 @@ def view_to_rgb(view: dict, name: str = "") -> np.ndarray:
                 width = (len(cards) - 1) * 24 + CARD_W + 14
                 if x + width > WIDTH - MARGIN and x > MARGIN:
                     x, y = MARGIN, y + CARD_H + 22
-                d.text((x, y), f"#{m.get('index', '?')}", fill=(200, 220, 200), font=_font(12))
+                d.text((x, y), f"@{m.get('index', '?')}", fill=(200, 220, 200), font=_font(12))
                 for j, c in enumerate(cards):
                     _draw_card(d, x + 24 * j, y + 15, c)
                 x += width
@@ -353,15 +382,18 @@ def view_to_html(view: dict, name: str = "") -> str:
     if "board" in view:
         out.append(board_html(view))
     discard = list(view.get("discard", []) or [])
-    out.append(f'<div>stock: {int(view.get("stock_size", 0))} cards'
-               + (f' &nbsp; discard pile ({len(discard)}, top card last):</div><div>'
-                  + cards_html(discard[-20:], highlight_last=True) if discard else "")
-               + "</div>")
+    if "pile_size" in view:
+        out.append("<div>" + "<br>".join(e(line) for line in pile_lines(view)) + "</div>")
+    else:
+        out.append(f'<div>stock: {int(view.get("stock_size", 0))} cards'
+                   + (f' &nbsp; discard pile ({len(discard)}, top card last):</div><div>'
+                      + cards_html(discard[-20:], highlight_last=True) if discard else "")
+                   + "</div>")
     for owner, melds in _meld_groups(view):
         out.append(f'<div style="margin-top:6px">melds of {e(_owner_text(owner))}:</div><div>')
         for m in melds:
             out.append(f'<span style="display:inline-block;margin:0 10px 4px 0" title="meld {m.get("index")}">'
-                       f'<span style="font-size:10px;vertical-align:top">#{e(str(m.get("index", "?")))}</span>'
+                       f'<span style="font-size:10px;vertical-align:top">@{e(str(m.get("index", "?")))}</span>'
                        f'{cards_html(m.get("cards", []))}</span>')
         out.append("</div>")
     hand = list(view.get("hand", []) or [])

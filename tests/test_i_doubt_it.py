@@ -13,6 +13,7 @@ from rummy_env import i_doubt_it_v0
 from rummy_env.cards import CARD_TEXT, RANKS
 from rummy_env.games.i_doubt_it import IDoubtItGame, Options, num_plays
 from tests.harness import (check_hidden_information, check_roundtrips, play_random_games, run_pettingzoo_tests)
+from tests.redeals import redeal_i_doubt_it as redeal
 
 
 def setup(deal: dict, **opts) -> i_doubt_it_v0.raw_env:
@@ -141,7 +142,7 @@ def test_scenario_06_final_play_true(mode, expected):
     assert e.game.done and not e.game.truncated
     assert all(e.terminations.values()) and not any(e.truncations.values())
     assert e.view(0)["hand_sizes"] == [0, 6, 1] and hand(e, 1) == cards("2C 3C 5C 6C KS KH")
-    assert e.view(0)["events"][-3:] == ["player_1 takes the pile (4 card(s))", "player_0 goes out, place 1", "game over"]
+    assert e.view(0)["events"][-3:] == ["player_1 takes the pile (4 cards)", "player_0 goes out, place 1", "game over"]
     assert e.view(0)["last_reveal"]["taker"] == 1
     assert cumulative(e) == expected
 
@@ -470,54 +471,6 @@ def test_random_games_against_reference():
 
 # ---------------------------------------------------------------------------------------------
 # hidden information
-def redeal(game, seat: int, rng: np.random.Generator):
-    """Re-deal everything ``seat`` cannot see: other hands and the pile cards it did not put
-    there, keeping each seat's publicly known cards (and, during a window, the cards the
-    pending player was known to hold before its play) and every hand and pile size."""
-    d = game.to_dict()
-    n = game.num_players
-    pending = d["pending"][0] if d["phase"] == 1 else -1
-    k = d["pending"][1]
-    slots = []   # (place, index, card, owner seat)
-    for s in range(n):
-        if s != seat:
-            slots += [("hand", s, c, s) for c in d["hands"][s]]
-    pile = d["pile"]
-    for i, (c, o) in enumerate(zip(pile, d["pile_owner"])):
-        if o != seat:
-            slots.append(("pile", i, c, pending if (pending >= 0 and i >= len(pile) - k) else -2))
-    fixed = [False] * len(slots)
-    for s in range(n):
-        if s == seat:
-            continue
-        need = list(d["pending_known"] if s == pending else d["known"][s])
-        for j, (place, _, c, owner) in enumerate(slots):   # hand slots first, then pending pile slots
-            if owner == s and need[c % 13] > 0:
-                need[c % 13] -= 1
-                fixed[j] = True
-        assert not any(need)
-    free = [j for j in range(len(slots)) if not fixed[j]]
-    pool = [slots[j][2] for j in free]
-    rng.shuffle(pool)
-    new_hands = {s: [] for s in range(n) if s != seat}
-    new_pile = list(pile)
-    placed = dict(zip(free, pool))
-    for j, (place, idx, c, _) in enumerate(slots):
-        card = placed.get(j, c)
-        if place == "hand":
-            new_hands[idx].append(card)
-        else:
-            new_pile[idx] = card
-    for s, h in new_hands.items():
-        d["hands"][s] = sorted(h)
-    d["pile"] = new_pile
-    redeal.changed += d["hands"] != game.to_dict()["hands"] or d["pile"] != pile
-    return IDoubtItGame.from_dict(d)
-
-
-redeal.changed = 0
-
-
 @pytest.mark.parametrize("opts", [{}, {"num_players": 3, "play_to_end": True, "auto_doubt_last": False},
                                   {"num_players": 7, "wrong_rank_claims": True, "after_pickup": "taker"}])
 def test_hidden_information(opts):

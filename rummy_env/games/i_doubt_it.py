@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ..actions import action_text_error, check_action_id, split_words
 from ..cards import CARD_TEXT, NUM_CARDS, RANKS, make_pack, parse_card, parse_rank, sort_key
 
 GAME_NAME = "i_doubt_it_v0"
@@ -197,6 +198,21 @@ class Options:
 DEAL_KEYS = ("dealer", "hands", "discard", "rank", "to_play", "stock")
 
 
+def _cards(count: int) -> str:
+    """``1 card``, ``3 cards`` (event texts)."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+RANK_WORDS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
+COUNT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def _claim_words(count: int, rank: int) -> str:
+    """A claim as said at the table (DI-9): ``"one ace"``, ``"three sixes"``."""
+    word = RANK_WORDS[rank] if count == 1 else RANK_WORDS[rank] + ("es" if RANK_WORDS[rank] == "six" else "s")
+    return f'"{COUNT_WORDS[count - 1] if count <= len(COUNT_WORDS) else count} {word}"'
+
+
 class IDoubtItGame:
     """State of one game of I Doubt It. Start with :meth:`new` or :meth:`from_dict`.
 
@@ -245,8 +261,9 @@ class IDoubtItGame:
         unknown = set(deal) - set(DEAL_KEYS)
         if unknown:
             raise ValueError(f"unknown deal key(s) {sorted(unknown)}: expected some of {list(DEAL_KEYS)}")
-        if deal.get("stock"):
-            raise ValueError("deal 'stock' must be absent or empty: I Doubt It deals every card (DI-2)")
+        if "stock" in deal and (not isinstance(deal["stock"], (list, tuple)) or deal["stock"]):
+            raise ValueError(f"deal 'stock' must be absent or empty: I Doubt It deals every card (DI-2), "
+                             f"got {deal['stock']!r}")
 
         def seat_of(key):
             v = deal[key]
@@ -268,7 +285,11 @@ class IDoubtItGame:
             rank = parse_rank(rank_text) - 1
         except ValueError as err:
             raise ValueError(f"deal 'rank': {err}") from None
-        discard_texts = deal.get("discard") or []
+        discard_texts = deal.get("discard", [])
+        if isinstance(discard_texts, str):
+            discard_texts = discard_texts.split()
+        if not isinstance(discard_texts, (list, tuple)):
+            raise ValueError(f"deal 'discard' must be a list of card texts, got {discard_texts!r}")
         if "hands" in deal:
             hands_texts = deal["hands"]
             if not isinstance(hands_texts, (list, tuple)) or len(hands_texts) != n:
@@ -277,11 +298,11 @@ class IDoubtItGame:
             for s, h in enumerate(hands_texts):
                 if isinstance(h, str):
                     h = h.split()
-                if not isinstance(h, (list, tuple)) or not h:
+                if not isinstance(h, (list, tuple)):
+                    raise ValueError(f"deal 'hands': the hand of player_{s} must be a list of card texts, got {h!r}")
+                if not h:
                     raise ValueError(f"deal 'hands': the hand of player_{s} is empty (DI-27)")
                 hands.append([parse_card(t) for t in h])
-            if isinstance(discard_texts, str):
-                discard_texts = discard_texts.split()
             discard = [parse_card(t) for t in discard_texts]
             counts = [0] * NUM_CARDS
             for c in itertools.chain(discard, *hands):
@@ -750,7 +771,7 @@ class IDoubtItGame:
     def event_text(self, e) -> str:
         kind = e[0]
         if kind == "play":
-            return f"player_{e[1]} plays {e[2]} card(s) as {RANKS[e[3]]}"
+            return f"player_{e[1]} plays {_cards(e[2])} saying {_claim_words(e[2], e[3])}"
         if kind == "pass":
             return f"player_{e[1]} passes"
         if kind == "doubt":
@@ -758,11 +779,11 @@ class IDoubtItGame:
         if kind == "auto":
             return f"final play: player_{e[1]} doubts automatically"
         if kind == "reveal":
-            return f"player_{e[1]} shows {' '.join(CARD_TEXT[c] for c in e[2])}: {'true' if e[3] else 'false'}"
+            return f"player_{e[1]} shows {' '.join(CARD_TEXT[c] for c in e[2])}: {'true' if e[3] else 'a lie'}"
         if kind == "take":
-            return f"player_{e[1]} takes the pile ({e[2]} card(s))"
+            return f"player_{e[1]} takes the pile ({_cards(e[2])})"
         if kind == "misclaim":
-            return f"player_{e[1]} misclaims and takes the pile back ({e[2]} card(s))"
+            return f"player_{e[1]} misclaims and takes the pile back ({_cards(e[2])})"
         if kind == "out":
             return f"player_{e[1]} goes out, place {e[2]}"
         return "game over (cap)" if e[1] else "game over"
@@ -823,42 +844,39 @@ class IDoubtItGame:
         return "\n".join(lines)
 
     def action_to_text(self, action: int) -> str:
-        """Canonical text: ``doubt``, ``pass``, ``play 7 7 K``, ``misclaim``."""
-        action = int(action)
+        """Canonical text: ``doubt``, ``pass``, ``play 7 7 K``, ``misclaim``; ``ValueError`` for
+        anything but an id ``0..num_actions-1``."""
+        action = check_action_id(action, self.num_actions)
         if action == DOUBT:
             return "doubt"
         if action == PASS:
             return "pass"
         if action == self.misclaim_action:
             return "misclaim"
-        if FIRST_PLAY <= action < FIRST_PLAY + len(self._table.ranks):
-            return "play " + " ".join(RANKS[r] for r in self._table.ranks[action - FIRST_PLAY])
-        raise ValueError(f"unknown action id {action}: ids run from 0 to {self.num_actions - 1}")
+        return "play " + " ".join(RANKS[r] for r in self._table.ranks[action - FIRST_PLAY])
 
     def text_to_action(self, text: str) -> int:
-        """Parse an action text (any case, ranks in any order, ``10`` for T)."""
-        if not isinstance(text, str):
-            raise ValueError(f"action text must be a string, got {text!r}")
-        words = text.lower().split()
+        """Parse an action text (grammar of ``rummy_env.actions``; ranks in any order, ``10`` for T)."""
+        words = split_words(text)
         if words == ["doubt"]:
             return DOUBT
         if words == ["pass"]:
             return PASS
         if words == ["misclaim"]:
             if self.misclaim_action < 0:
-                raise ValueError(f"unknown action {text!r}: 'misclaim' exists only with wrong_rank_claims=True (DI-13)")
+                raise action_text_error(text, "'misclaim' exists only with wrong_rank_claims=True (DI-13)")
             return self.misclaim_action
-        if not words or words[0] != "play":
-            raise ValueError(f"unknown action {text!r}: expected 'doubt', 'pass', 'play R ...'"
-                             + (" or 'misclaim'" if self.misclaim_action >= 0 else ""))
+        if words[0] != "play":
+            raise action_text_error(text, "expected 'doubt', 'pass', 'play R ...'"
+                                    + (" or 'misclaim'" if self.misclaim_action >= 0 else ""))
         if len(words) == 1:
-            raise ValueError(f"malformed action {text!r}: a play names at least one rank (DI-7)")
+            raise action_text_error(text, "a play names at least one rank (DI-7)")
         try:
             ranks = tuple(sorted(parse_rank(w) - 1 for w in words[1:]))
         except ValueError:
-            raise ValueError(f"malformed action {text!r}: ranks are A 2-9 T (or 10) J Q K") from None
+            raise action_text_error(text, "ranks are A 2-9 T (or 10) J Q K") from None
         if len(ranks) > self._m:
-            raise ValueError(f"unknown action {text!r}: a play has at most max_cards_per_play={self._m} cards (DI-8)")
+            raise action_text_error(text, f"a play has at most max_cards_per_play={self._m} cards (DI-8)")
         return self._table.index[ranks]
 
     # ---------------------------------------------------------------------------------------
