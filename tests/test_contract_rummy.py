@@ -20,6 +20,7 @@ from rummy_env.cards import CARD_TEXT, JOKER, card, parse_card
 from rummy_env.games.contract_rummy import Options
 from tests.harness import (check_hidden_information, check_roundtrips, play_random_games,
                            random_legal_action, run_pettingzoo_tests)
+from tests.redeals import redeal_contract_rummy as redeal
 
 HAND_SIZE = {1: 10, 2: 10, 3: 10, 4: 10, 5: 12, 6: 12, 7: 12}
 NEEDS = {1: (2, 0), 2: (1, 1), 3: (0, 2), 4: (3, 0), 5: (2, 1), 6: (1, 2), 7: (0, 3)}
@@ -844,29 +845,6 @@ def test_full_default_match_ends():
 def test_pettingzoo_api():
     run_pettingzoo_tests(lambda: contract_rummy_v0.env(max_turns_per_deal=30), num_cycles=300)
     run_pettingzoo_tests(lambda: contract_rummy_v0.env(num_players=6, deals=(6, 7)), num_cycles=100)
-
-
-def redeal(game, seat, rng):
-    """Copy of ``game`` with every card ``seat`` cannot see (other hands minus their public
-    pick-ups, the stock) re-dealt at random."""
-    g = game.clone()
-    pool = list(g.stock)
-    for s in range(g.num_players):
-        if s != seat:
-            for c in range(53):
-                pool += [c] * (g.hands[s][c] - g.known[s][c])
-    order = rng.permutation(len(pool))
-    pool = [pool[i] for i in order]
-    for s in range(g.num_players):
-        if s != seat:
-            hand = list(g.known[s])
-            for _ in range(g.hsize[s] - sum(g.known[s])):
-                hand[pool.pop()] += 1
-            g.hands[s] = hand
-    g.stock = pool
-    g._sync_np()
-    g._touch()
-    return g
 
 
 def test_hidden_information():

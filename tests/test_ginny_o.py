@@ -15,6 +15,7 @@ from rummy_env.games.ginny_o import (CENTRE, LAYOUTS, NSQ, NUM_ACTIONS, SQUARE_T
 from rummy_env.melds import SET, classify, piece_text
 from tests.harness import (check_hidden_information, check_roundtrips, play_random_games,
                            random_legal_action, run_pettingzoo_tests)
+from tests.redeals import redeal_ginny_o as redeal
 
 R = ["G8 5H", "H8 6H", "I8 7H"]
 
@@ -658,38 +659,6 @@ def test_pettingzoo_render():
     env = ginny_o_v0.env(render_mode="ansi")
     env.reset(seed=3)
     assert "H" in env.render() and "rack" in env.render()
-
-
-def redeal(game, seat, rng):
-    """A copy of ``game`` with everything ``seat`` cannot see re-dealt: the other racks (the
-    acting seat keeps the tiles it chose to exchange), the box order and contents, the RNG."""
-    g = game.clone()
-    keep = {s: [0] * 53 for s in range(g.num_players)}
-    if g.current_player != seat:
-        for t in g.chosen:
-            keep[g.current_player][t] += 1
-    pool = list(g.box)
-    sizes = {}
-    for s in range(g.num_players):
-        if s == seat:
-            continue
-        r = g.racks[s]
-        sizes[s] = sum(r) - sum(keep[s])
-        pool += [t for t in range(53) for _ in range(r[t] - keep[s][t])]
-    rng.shuffle(pool)
-    for s, k in sizes.items():
-        r = list(keep[s])
-        for t in pool[:k]:
-            r[t] += 1
-        pool = pool[k:]
-        g.racks[s] = r
-    g.box = pool
-    cp = g.current_player
-    if cp != seat and g.drew >= 0 and not g.racks[cp][g.drew] and sum(g.racks[cp]):
-        g.drew = next(t for t in range(53) if g.racks[cp][t])
-    g.rng = np.random.default_rng(int(rng.integers(2 ** 32)))
-    g._reset_caches()
-    return g
 
 
 def test_hidden_information():

@@ -8,7 +8,7 @@ from agents.base import RandomAgent
 from agents.heuristic_contract_rummy import ContractRummyHeuristic
 from rummy_env import contract_rummy_v0
 from tests.harness import agent_ignores_hidden_information, play_agents
-from tests.test_contract_rummy import redeal
+from tests.redeals import redeal_contract_rummy as redeal
 
 
 def play_match(seed: int, heuristic_seat: int, deals, check=None) -> list[int]:

@@ -6,7 +6,7 @@ import numpy as np
 from agents import RandomAgent
 from agents.heuristic_ginny_o import GinnyOHeuristic
 from rummy_env import ginny_o_v0
-from tests.test_ginny_o import redeal
+from tests.redeals import redeal_ginny_o as redeal
 
 
 def play(env, agents, seed):

@@ -11,7 +11,7 @@ from agents.base import RandomAgent
 from agents.heuristic_i_doubt_it import IDoubtItHeuristic, prob_at_least
 from rummy_env import i_doubt_it_v0
 from tests.harness import random_legal_action
-from tests.test_i_doubt_it import redeal
+from tests.redeals import redeal_i_doubt_it as redeal
 
 
 def setup(deal: dict, **opts):

@@ -8,7 +8,7 @@ from agents.base import RandomAgent
 from agents.heuristic_rummy import RummyHeuristic
 from rummy_env import rummy_v0
 from tests.harness import agent_ignores_hidden_information, play_agents
-from tests.test_rummy import redeal
+from tests.redeals import redeal_rummy as redeal
 
 
 def play_round(seed: int, heuristic_seat: int, check=None) -> list[int]:

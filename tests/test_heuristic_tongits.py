@@ -7,7 +7,7 @@ from agents.base import RandomAgent
 from agents.heuristic_tongits import TongitsHeuristic, arrange
 from rummy_env import tongits_v0
 from rummy_env.cards import parse_card
-from tests.test_tongits import redeal
+from tests.redeals import redeal_tongits as redeal
 
 
 def _match(env, agents, seed):

@@ -10,6 +10,7 @@ import pytest
 
 
 from tests.harness import (check_hidden_information, check_roundtrips, play_random_games, run_pettingzoo_tests)
+from tests.redeals import redeal_rummy as redeal
 from rummy_env import rummy_v0
 from rummy_env.cards import BIT, CARD_TEXT, NUM_CARDS, cards_of, parse_card, parse_cards
 from rummy_env.games.rummy import HAND_SIZE, NUM_ACTIONS
@@ -605,26 +606,6 @@ def test_random_games_match_reference():
 
 
 # -- hidden information, round trips, texts, options, deals ---------------------------------------
-
-
-def redeal(game, seat, rng):
-    """A copy of ``game`` with every card ``seat`` cannot see re-dealt: other hands (except cards
-    publicly taken from the discard pile) and the stock order."""
-    g = game.clone()
-    hidden = [g.hands[q] & ~g.known[q] if q != seat else 0 for q in range(g.num_players)]
-    pool = [c for h in hidden for c in cards_of(h)] + list(g.stock)
-    pool = [pool[i] for i in rng.permutation(len(pool))]
-    pos = 0
-    for q in range(g.num_players):
-        if q != seat:
-            size = hidden[q].bit_count()
-            g.hands[q] = g.known[q] | sum(BIT[c] for c in pool[pos:pos + size])
-            pos += size
-    g.stock = pool[pos:]
-    g.rng = np.random.default_rng(int(rng.integers(1 << 30)))
-    g._mask = None
-    g._rebuild_buf()
-    return g
 
 
 def test_hidden_information():

@@ -15,6 +15,7 @@ from rummy_env.games.tongits import NUM_ACTIONS, OBS_SIZE, TongitsGame, least_de
 from rummy_env.melds import classify, standard_catalogue
 from tests.harness import (check_hidden_information, check_roundtrips, play_random_games, random_legal_action,
                            run_pettingzoo_tests)
+from tests.redeals import TONGITS_REDEAL_CHANGES as REDEAL_CHANGES, redeal_tongits as redeal
 
 CATALOGUE = standard_catalogue(ace_high=False)
 CATALOGUE_SETS = [(frozenset(m), "meld " + " ".join(CARD_TEXT[c] for c in m)) for m in CATALOGUE]
@@ -445,39 +446,6 @@ def test_random_play_matches_reference():
 
 
 # ---- hidden information ---------------------------------------------------------------------
-def redeal(game, seat, rng):
-    """Re-deal everything ``seat`` cannot see: other hands (except cards publicly known to be
-    there), the stock order, and the ranks of other seats' face-down secrets (still four of a kind)."""
-    d = game.to_dict()
-    others = [s for s in range(3) if s != seat]
-    pool = set(d["stock"])
-    for s in others:
-        pool |= set(cards_of(d["hands"][s] & ~d["known"][s]))
-    hidden_secrets = [k for k, m in enumerate(d["melds"]) if m[2] and m[0] != seat]
-    for k in hidden_secrets:
-        pool |= set(cards_of(d["melds"][k][1]))
-    full_ranks = [r for r in range(1, 14) if all(13 * s + r - 1 in pool for s in range(4))]
-    ranks = rng.choice(full_ranks, size=len(hidden_secrets), replace=False) if hidden_secrets else []
-    for k, r in zip(hidden_secrets, ranks):
-        mask = sum(1 << (13 * s + int(r) - 1) for s in range(4))
-        d["melds"][k][1] = mask
-        d["melds"][k][4] = int(r)
-        pool -= set(cards_of(mask))
-    pool = [int(c) for c in rng.permutation(sorted(pool))]
-    sizes = [len(d["stock"])] + [len(cards_of(d["hands"][s] & ~d["known"][s])) for s in others]
-    d["stock"], pos = pool[:sizes[0]], sizes[0]
-    for s, n in zip(others, sizes[1:]):
-        d["hands"][s] = d["known"][s] | sum(1 << c for c in pool[pos:pos + n])
-        pos += n
-    redealt = TongitsGame.from_dict(d)
-    REDEAL_CHANGES.append((redealt.stock != game.stock) or redealt.hands != game.hands
-                          or [m[1] for m in redealt.melds] != [m[1] for m in game.melds])
-    return redealt
-
-
-REDEAL_CHANGES: list = []
-
-
 def test_hidden_information():
     """Shared contract 3, TG-13: observations and views do not depend on hidden cards."""
     REDEAL_CHANGES.clear()
