@@ -3,8 +3,8 @@
 Specs:
 
 - ``random``: :class:`agents.base.RandomAgent`, uniform over the legal actions.
-- ``heuristic``: the game's rule-based baseline, ``agents/heuristic_<game>.py`` (looked up lazily,
-  so a game without one yet only fails when it is asked for).
+- ``heuristic``: the game's rule-based baseline, ``agents/heuristic_<game>.py`` (imported only
+  when asked for).
 - ``ppo:PATH``: a trained policy, ``agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
   only then).
 
@@ -31,20 +31,9 @@ AGENT_SPECS = ("random", "heuristic", "ppo:PATH")
 
 
 def heuristic_class(game: str) -> type[Agent]:
-    """The rule-based agent class of ``game``; ``ValueError`` if that game has none yet."""
-    key = game_key(game)
-    module_name, class_name = HEURISTICS[key]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as e:
-        if e.name != module_name:
-            raise
-        raise ValueError(f"no heuristic agent for {key} yet ({module_name.replace('.', '/')}.py "
-                         f"does not exist)") from None
-    try:
-        return getattr(module, class_name)
-    except AttributeError:
-        raise ValueError(f"{module_name} does not define {class_name}") from None
+    """The rule-based agent class of ``game`` (``ValueError`` for an unknown game)."""
+    module_name, class_name = HEURISTICS[game_key(game)]
+    return getattr(importlib.import_module(module_name), class_name)
 
 
 def check_agent_spec(spec: str, game: str) -> None:

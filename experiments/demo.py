@@ -1,13 +1,11 @@
 """The main job: a baseline tournament (the rule-based heuristic vs random play) in every game.
 
-For every game whose environment and heuristic agent exist, plays a duplicate-deal tournament
-(``experiments.tournament``) of one ``heuristic`` against ``random`` in every other seat of the
-game's default table (the lineup of the README's baseline table and docs/baselines.md), on all
-cores. Each tournament's lineup is printed before it starts and its time when it ends (so a log of
+For every game, plays a duplicate-deal tournament (``experiments.tournament``) of one
+``heuristic`` against ``random`` in every other seat of the game's default table (the lineup of the
+README's baseline table and docs/baselines.md), on all cores. Each tournament's lineup is printed before it starts and its time when it ends (so a log of
 a run without a terminal shows progress too); at the end one table: per game, the heuristic's win
-share with its 95% bootstrap CI and the random seats' pooled win share. Games that are not
-available are listed with the reason. Each game's results, plot and replay log go to
-``runs/demo/<game>/``.
+share with its 95% bootstrap CI and the random seats' pooled win share. Each game's results, plot
+and replay log go to ``runs/demo/<game>/``.
 
 Run: ``python -m experiments.demo`` (``make demo``) or ``rummy-env demo``; about a minute on
 2 cores.
@@ -37,8 +35,7 @@ DEMO_GAMES = {
 
 
 def lineup(game: str) -> tuple[str, ...]:
-    """One ``heuristic`` against ``random`` in every other seat of the game's default table
-    (``ValueError`` naming why when the game or its heuristic is not available)."""
+    """One ``heuristic`` against ``random`` in every other seat of the game's default table."""
     seats = check_config(TournamentConfig(game=game, agents=("heuristic", "random")))
     return ("heuristic",) + ("random",) * (seats - 1)
 
@@ -80,12 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     print(f"Baseline tournaments: the rule-based agent (H) against random agents (R) in every other seat, "
           f"duplicate deals with seat rotation, {args.workers} worker(s)", flush=True)
-    rows, facts, skipped, lineups = [], [], [], {}
-    for game in GAMES:
-        try:
-            lineups[game] = lineup(game)
-        except ValueError as e:
-            skipped.append(f"  {game}: skipped, {e}")
+    rows, facts = [], []
+    lineups = {game: lineup(game) for game in GAMES}
     bar = sys.stderr.isatty()  # a progress bar per tournament on a terminal, else one line each
     for number, (game, agents) in enumerate(lineups.items(), 1):
         config = TournamentConfig(game=game, agents=agents, games=args.games or DEMO_GAMES[game],
@@ -99,17 +92,11 @@ def main(argv: list[str] | None = None) -> int:
                      f"{len(results['seatings'])} seatings); "
                      f"replay one: rummy-env replay {results['files']['games_log']} --game-index 0")
 
-    if rows:
-        print("\n" + format_demo_table(rows))
-        print("\nwin share = win credit per seat played (highest episode return wins, ties split); equal "
-              "share = 1/players.\n95% CI: percentile bootstrap over deal seeds; random: pooled over the "
-              f"random seats. Per-agent tables with mean rewards and ratings: {args.out}/<game>/results.json")
-    else:
-        print("No game has both an environment and a heuristic agent yet.")
-    if facts:
-        print("\n" + "\n".join(facts))
-    if skipped:
-        print("\n" + "\n".join(skipped))
+    print("\n" + format_demo_table(rows))
+    print("\nwin share = win credit per seat played (highest episode return wins, ties split); equal "
+          "share = 1/players.\n95% CI: percentile bootstrap over deal seeds; random: pooled over the "
+          f"random seats. Per-agent tables with mean rewards and ratings: {args.out}/<game>/results.json")
+    print("\n" + "\n".join(facts))
     print(f"\ntotal {time.perf_counter() - start:.1f} s; results under {args.out}/")
     return 0
 

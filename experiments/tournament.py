@@ -39,7 +39,7 @@ from typing import Any, Callable
 import numpy as np
 
 from agents.registry import agent_labels, check_agent_spec, make_agent
-from rummy_env.registry import GAMES, game_key, make_raw_env
+from rummy_env.registry import game_key, make_raw_env
 
 from . import io
 
@@ -103,11 +103,6 @@ def check_config(config: TournamentConfig) -> int:
                          "`rummy-env replay` shows any logged game)")
     try:
         env = make_raw_env(key, **config.options)
-    except ModuleNotFoundError as e:
-        if e.name != GAMES[key]:
-            raise
-        raise ValueError(f"game {key!r} is not available yet ({GAMES[key].replace('.', '/')}.py "
-                         f"does not exist)") from None
     except (TypeError, ValueError) as e:
         raise ValueError(f"bad option for {key}: {e}") from None
     if not config.agents:

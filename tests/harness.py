@@ -24,6 +24,16 @@ def random_legal_action(mask: np.ndarray, rng: np.random.Generator) -> int:
     return int(legal[rng.integers(len(legal))])
 
 
+# Options of each game that keep episodes short, so that a few hundred steps see several end.
+SHORT_EPISODE_OPTIONS = {
+    "rummy": {"max_rounds": 1, "max_turns": 12},
+    "tongits": {"hands_per_match": 1},
+    "i_doubt_it": {"num_players": 3, "max_plays": 25},
+    "contract_rummy": {"num_players": 3, "deals": (1,), "max_turns_per_deal": 10},
+    "ginny_o": {"max_turns": 6},
+}
+
+
 def play_random_games(raw_env_fn: Callable[[], object], num_games: int, seed: int,
                       reference_mask: Callable[[object], np.ndarray],
                       check_invariants: Callable[[object], None],

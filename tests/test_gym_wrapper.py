@@ -11,9 +11,10 @@ from gymnasium.utils.env_checker import check_env
 
 from agents.base import Agent, RandomAgent
 from rummy_env.gym_wrapper import SingleAgentEnv
-from tests.test_vector import GAME_NAMES, _options
+from rummy_env.registry import GAMES
+from tests.harness import SHORT_EPISODE_OPTIONS
 
-pytestmark = pytest.mark.skipif(not GAME_NAMES, reason="no game module exists yet")
+GAME_NAMES = list(GAMES)
 
 
 def _first_legal(mask: np.ndarray) -> int:
@@ -25,7 +26,7 @@ def test_check_env(name):
     """Gymnasium's env checker passes (seeded resets, step determinism, fresh arrays)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # infinite Box bounds and "no spec" warnings only
-        check_env(SingleAgentEnv(name, seat="random", **_options(name)), skip_render_check=True)
+        check_env(SingleAgentEnv(name, seat="random", **SHORT_EPISODE_OPTIONS[name]), skip_render_check=True)
 
 
 class Recorder(Agent):
@@ -47,7 +48,7 @@ def test_learner_reward_is_its_return(name):
     """The learner acts only on its turns, with the engine's mask; its rewards sum to its episode
     return; the opponents play the other seats; reset(seed) reproduces an episode."""
     rec = Recorder()
-    env = SingleAgentEnv(name, opponents=[rec], seat="random", **_options(name))
+    env = SingleAgentEnv(name, opponents=[rec], seat="random", **SHORT_EPISODE_OPTIONS[name])
     seats = set()
 
     def episode(seed):
@@ -84,7 +85,7 @@ def test_learner_reward_is_its_return(name):
 def test_sync_vector_env_and_masks():
     """Two wrapped games in gymnasium's SyncVectorEnv, actions read from the stacked masks."""
     name = GAME_NAMES[0]
-    envs = gym.vector.SyncVectorEnv([lambda: SingleAgentEnv(name, seat="random", **_options(name))] * 2)
+    envs = gym.vector.SyncVectorEnv([lambda: SingleAgentEnv(name, seat="random", **SHORT_EPISODE_OPTIONS[name])] * 2)
     obs, infos = envs.reset(seed=3)
     assert obs.shape == (2,) + envs.single_observation_space.shape and obs.dtype == np.float32
     ends = 0
@@ -102,7 +103,7 @@ def test_sync_vector_env_and_masks():
 
 def test_illegal_actions_and_options():
     name = GAME_NAMES[0]
-    env = SingleAgentEnv(name, **_options(name))
+    env = SingleAgentEnv(name, **SHORT_EPISODE_OPTIONS[name])
     obs, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     obs2, reward, terminated, truncated, info2 = env.step(illegal)
@@ -111,7 +112,7 @@ def test_illegal_actions_and_options():
     with pytest.raises(ValueError, match="episode is over"):
         env.step(_first_legal(info["action_mask"]))
 
-    strict = SingleAgentEnv(name, illegal_action_penalty=False, **_options(name))
+    strict = SingleAgentEnv(name, illegal_action_penalty=False, **SHORT_EPISODE_OPTIONS[name])
     strict.reset(seed=0)
     before = strict.game.observation(strict.seat)
     with pytest.raises(ValueError, match=f"illegal action {illegal} '{strict.game.action_to_text(illegal)}'"):
@@ -120,6 +121,6 @@ def test_illegal_actions_and_options():
 
     n = env.num_players
     with pytest.raises(ValueError, match="opponents"):
-        SingleAgentEnv(name, opponents=[RandomAgent() for _ in range(n)], **_options(name))
+        SingleAgentEnv(name, opponents=[RandomAgent() for _ in range(n)], **SHORT_EPISODE_OPTIONS[name])
     with pytest.raises(ValueError, match="seat"):
-        SingleAgentEnv(name, seat=n, **_options(name))
+        SingleAgentEnv(name, seat=n, **SHORT_EPISODE_OPTIONS[name])

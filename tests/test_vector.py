@@ -2,7 +2,6 @@
 auto reset, per-seat returns, determinism from the seed, pickling, illegal actions."""
 from __future__ import annotations
 
-import importlib
 import pickle
 
 import numpy as np
@@ -10,40 +9,9 @@ import pytest
 
 from rummy_env.registry import GAMES
 from rummy_env.vector import VectorGames
+from tests.harness import SHORT_EPISODE_OPTIONS
 
-# Options that keep episodes short, so a few hundred steps see several of them end.
-SHORT = {
-    "rummy": {"max_rounds": 1, "max_turns": 12},
-    "tongits": {"hands_per_match": 1},
-    "i_doubt_it": {"num_players": 3, "max_plays": 25},
-    "contract_rummy": {"num_players": 3, "deals": (1,), "max_turns_per_deal": 10},
-    "ginny_o": {"max_turns": 6},
-}
-
-
-def _available() -> list[str]:
-    names = []
-    for name, module in GAMES.items():
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name != module:
-                raise
-            continue
-        names.append(name)
-    return names
-
-
-GAME_NAMES = _available()
-pytestmark = pytest.mark.skipif(not GAME_NAMES, reason="no game module exists yet")
-
-
-def _options(name: str) -> dict:
-    """SHORT options the game accepts (an option a game does not have is left out)."""
-    from rummy_env.registry import game_module
-    raw = game_module(name).raw_env()
-    fields = set(type(raw.options).__dataclass_fields__)
-    return {k: v for k, v in SHORT.get(name, {}).items() if k in fields}
+GAME_NAMES = list(GAMES)
 
 
 def _random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
@@ -57,7 +25,7 @@ def test_matches_aec_env_one_by_one(name):
     """Env i of VectorGames is the AEC env reset with generator i: same observations, masks, seats,
     per-step rewards, episode returns (== the AEC cumulative rewards) and next deals."""
     from rummy_env.registry import game_module
-    n_envs, seed, opts = 3, 11, _options(name)
+    n_envs, seed, opts = 3, 11, SHORT_EPISODE_OPTIONS[name]
     vg = VectorGames(name, n_envs, seed, **opts)
     rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n_envs)]
     envs = []
@@ -103,7 +71,7 @@ def test_matches_aec_env_one_by_one(name):
 def test_auto_reset_and_lengths(name):
     """A finished game is replaced at once: its length counter restarts, the reported length is the
     number of actions stepped in it, and ``episodes_done`` counts the ends."""
-    vg = VectorGames(name, 4, 3, **_options(name))
+    vg = VectorGames(name, 4, 3, **SHORT_EPISODE_OPTIONS[name])
     pick = np.random.default_rng(1)
     steps = np.zeros(4, np.int64)
     ends = 0
@@ -124,7 +92,7 @@ def test_auto_reset_and_lengths(name):
 def test_deterministic_from_seed(name):
     """Same seed and actions -> identical batches; another seed -> other deals."""
     def run(seed):
-        vg = VectorGames(name, 3, seed, **_options(name))
+        vg = VectorGames(name, 3, seed, **SHORT_EPISODE_OPTIONS[name])
         pick = np.random.default_rng(5)
         trace = []
         for _ in range(60):
@@ -144,7 +112,7 @@ def test_subset_step_pickle_and_illegal():
     """Stepping a subset leaves the others untouched; a pickled copy continues identically; an
     illegal action raises ValueError naming its text before any game is stepped."""
     name = GAME_NAMES[0]
-    vg = VectorGames(name, 3, 0, **_options(name))
+    vg = VectorGames(name, 3, 0, **SHORT_EPISODE_OPTIONS[name])
     obs0, mask0, _ = vg.observe()
     pick = np.random.default_rng(2)
     vg.step(_random_actions(pick, mask0[[1]]), env_ids=[1])
