@@ -184,9 +184,10 @@ def status_lines(view: dict) -> list[str]:
     if game.startswith("rummy"):
         options = view.get("options") or {}
         target = options.get("target_score", 0)
-        goal = f"first to {target} points wins" if target else f"{plural(options.get('max_rounds', 1), 'round')}"
+        goal = (f"first to {target} points wins" if target else
+                f"{plural(options.get('max_rounds', 1), 'round')}, the highest total wins")
         if view.get("done"):
-            lines.append(f"the match is over after {plural(view.get('rounds_played', 0), 'round')} ({goal})")
+            lines.append(f"the match is over after {plural(view.get('rounds_played', 0), 'round')}")
         else:
             lines.append(f"round {view.get('rounds_played', 0) + 1} ({goal}), "
                          f"dealer {seat_name(view.get('dealer', 0), seat)}")
