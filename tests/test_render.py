@@ -134,3 +134,31 @@ def test_env_renders_rgb_and_html(game):
             break
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(len(legal))]))
+
+
+def i_doubt_it_view(**changes) -> dict:
+    view = make_view(game="i_doubt_it_v0", num_players=4, hand_sizes=[3, 9, 9, 9], scores=[0, 0, 0, 0], melds=[],
+                     discard=[], stock_size=0, legal_actions=["doubt", "pass"], phase="doubt",
+                     events=['player_2 plays 4 cards saying "four sixes"'], pile_size=4, rank="5",
+                     claim={"seat": 2, "count": 4, "rank": "6"})
+    view.update(changes)
+    return view
+
+
+def test_i_doubt_it_pictures_show_pile_claim_and_next_rank_not_stock_and_discard():
+    out = view_to_html(i_doubt_it_view())
+    assert "pile: 4 cards face down" in out and "claim: player_2 played 4 cards as sixes" in out
+    assert "next claim: fives" in out
+    assert "stock" not in out and "discard pile" not in out
+    assert "stock" in view_to_html(make_view())  # the other games keep their stock and discard pile
+
+
+def test_i_doubt_it_rgb_frame_depends_on_the_claim():
+    with_claim = view_to_rgb(i_doubt_it_view())
+    no_claim = view_to_rgb(i_doubt_it_view(claim=None))
+    assert with_claim.shape == no_claim.shape and not np.array_equal(with_claim, no_claim)
+
+
+def test_html_meld_numbers_match_the_action_text():
+    out = view_to_html(make_view())
+    assert ">@0<" in out and ">@1<" in out and ">#0<" not in out
