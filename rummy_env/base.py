@@ -2,10 +2,18 @@
 
 A game is a plain-Python engine (``rummy_env/games/<game>.py``) that follows the
 :class:`Game` protocol below. :class:`CardGameEnv` wraps one as a PettingZoo AEC environment
-and keeps the shared contract of ``../shared/rules/README.md``: seeded ``reset`` with
-``options={"deal": ...}``, ``action_to_text`` / ``text_to_action``, observations that hold
-only what the seat may know, illegal actions refused with ``ValueError`` (state unchanged) or,
-with ``illegal_action_penalty=True``, PettingZoo classic's -1-and-end convention.
+and keeps the shared contract of the rules' README: seeded ``reset`` with
+``options={"deal": ...}`` (any other key, or an impossible deal, refused with ``ValueError``),
+``action_to_text`` / ``text_to_action`` (grammar and id checks in :mod:`rummy_env.actions`),
+observations that hold only what the seat may know.
+
+Illegal actions (shared contract 4): a masked-out action id is refused with a ``ValueError``
+naming its text and why, and so is anything that is not an action id (a float, even ``1.0``,
+NaN, infinity, a bool, a string, ``None`` for a live agent, an int outside ``0..n-1``; numpy
+integers are ids). A refused step changes nothing at all: not the game, the agent to act,
+``last()`` (the pending reward included), rewards, terminations, truncations or infos. With
+``illegal_action_penalty=True`` a masked-out id instead follows PettingZoo classic's
+convention: the offender gets -1, the others 0, and the episode ends.
 """
 from __future__ import annotations
 
@@ -17,6 +25,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
+
+from .actions import check_action_id
+
+
+RESET_OPTIONS = ("deal", "options")
+"""Keys ``reset(options=...)`` accepts: ``"deal"`` (a scenario, shared contract 1) and ``"options"``,
+which PettingZoo's ``api_test`` passes to check the signature and which is ignored."""
 
 
 class Game(Protocol):
@@ -97,6 +112,7 @@ class CardGameEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_size, num_actions = self._sizes()
+        self._num_actions = num_actions
         self.observation_spaces = {
             a: spaces.Dict({
                 "observation": spaces.Box(-np.inf, np.inf, (obs_size,), np.float32),
@@ -137,11 +153,27 @@ class CardGameEnv(AECEnv):
 
     # -- AEC API --------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start an episode: a seeded deal, or the scenario ``options["deal"]`` (shared contract 1).
+
+        ``options`` is ``None`` or a dict of :data:`RESET_OPTIONS`; anything else, an unknown key
+        or an impossible deal raises ``ValueError`` and leaves the environment as it was (except
+        that an unseeded failed deal may have drawn from the generator).
+        """
+        if options is None:
+            deal = None
+        elif not isinstance(options, dict):
+            raise ValueError(f"reset options must be None or a dict with keys among {list(RESET_OPTIONS)}, "
+                             f"got {options!r}")
+        else:
+            unknown = [key for key in options if key not in RESET_OPTIONS]
+            if unknown:
+                raise ValueError(f"unknown reset option(s) {unknown}: known are {list(RESET_OPTIONS)}")
+            deal = options.get("deal")
+        rng = self.np_random if seed is None else np.random.default_rng(seed)
+        self.game = self._new_game(rng, deal)
         if seed is not None:
-            self.np_random = np.random.default_rng(seed)
+            self.np_random = rng
             self.seed_used = seed
-        deal = (options or {}).get("deal")
-        self.game = self._new_game(self.np_random, deal)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -160,29 +192,25 @@ class CardGameEnv(AECEnv):
         return {"observation": game.observation(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        """Apply ``action`` for the agent to act; a refused action changes nothing (module docstring)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         game = self.game
-        self._cumulative_rewards[agent] = 0.0
-        n_actions = self.action_spaces[agent].n
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise ValueError(f"action {action!r} is not an integer action id") from None
-        if a != action or not 0 <= a < n_actions:
-            raise ValueError(f"action {action!r} is outside the action space 0..{n_actions - 1}")
+        a = check_action_id(action, self._num_actions)
         if not game.legal_mask()[a]:
             if not self.illegal_action_penalty:
                 raise ValueError(f"illegal action {a} '{game.action_to_text(a)}' for {agent}: "
                                  f"{game.illegal_reason(a)}")
+            self._cumulative_rewards[agent] = 0.0
             for other in self.agents:
                 self.rewards[other] = -1.0 if other == agent else 0.0
                 self.terminations[other] = True
             self.infos[agent] = {"illegal_action": game.action_to_text(a)}
             self._accumulate_rewards()
             return
+        self._cumulative_rewards[agent] = 0.0
         rewards = game.step(a)
         seats = self.possible_agents  # every agent stays in self.agents until the episode ends
         if rewards is None:
@@ -203,7 +231,8 @@ class CardGameEnv(AECEnv):
 
     # -- shared contract helpers -----------------------------------------------------------
     def action_to_text(self, action: int) -> str:
-        return self._game_or_template().action_to_text(int(action))
+        """Canonical text of an action id; ``ValueError`` for anything but an id of the action space."""
+        return self._game_or_template().action_to_text(action)
 
     def text_to_action(self, text: str) -> int:
         return self._game_or_template().text_to_action(text)
@@ -263,8 +292,8 @@ class CardGameWrapper(wrappers.OrderEnforcingWrapper):
 
     def step(self, action) -> None:
         if self._has_reset and self.env.agents:
-            self._has_updated = True
             self.env.step(action)
+            self._has_updated = True
         else:
             super().step(action)
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import CARD_TEXT, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card
 from ..melds import SET, line_meld, parse_piece, piece_text
 
@@ -92,9 +93,13 @@ RACK_VALUE = tuple(15 if RANK_OF[c] == 1 else min(RANK_OF[c], 10) for c in range
 def square_of(text: str) -> int:
     """Square index from ``H8`` (any case); ``ValueError`` otherwise."""
     t = text.strip().upper()
-    if len(t) < 2 or t[0] not in COLS or not t[1:].isdigit() or not 1 <= int(t[1:]) <= SIZE:
+    if len(t) < 2 or t[0] not in COLS:
         raise ValueError(f"bad square {text!r}: expected a column A-O and a row 1-15, e.g. 'H8'")
-    return (int(t[1:]) - 1) * SIZE + COLS.index(t[0])
+    try:
+        row = parse_index(t[1:], "the row", 1, SIZE)
+    except ValueError as err:
+        raise ValueError(f"bad square {text!r}: {err}") from None
+    return (row - 1) * SIZE + COLS.index(t[0])
 
 
 def _neighbour_ranks(r: int) -> tuple[int, ...]:
@@ -338,8 +343,9 @@ class GinnyOGame:
         if unknown:
             raise ValueError(f"unknown deal key(s) {sorted(unknown)}: expected {sorted(known)}")
         n = self.num_players
-        if deal.get("discard"):
-            raise ValueError("deal 'discard' must be absent or empty: Ginny-O has no discard pile")
+        if "discard" in deal and (not isinstance(deal["discard"], (list, tuple)) or deal["discard"]):
+            raise ValueError(f"deal 'discard' must be absent or empty: Ginny-O has no discard pile, "
+                             f"got {deal['discard']!r}")
         if "first" in deal and "dealer" in deal:
             raise ValueError("deal gives both 'first' and 'dealer': give one")
         limits = self.options.tile_limits()
@@ -357,7 +363,10 @@ class GinnyOGame:
             except ValueError:
                 raise ValueError(f"bad tile {text!r} in {where}") from None
 
-        for entry in deal.get("board", []) or []:
+        board = deal.get("board", [])
+        if not isinstance(board, (list, tuple)):
+            raise ValueError(f"deal 'board' must be a list of '<square> <tile>' entries, got {board!r}")
+        for entry in board:
             if not isinstance(entry, str) or len(entry.split()) != 2:
                 raise ValueError(f"bad board entry {entry!r}: expected '<square> <tile>', e.g. 'H8 JK=6H'")
             sq_text, piece_t = entry.split()
@@ -377,19 +386,15 @@ class GinnyOGame:
         if not isinstance(hands, (list, tuple)) or len(hands) != n:
             raise ValueError(f"deal 'hands' must hold {n} racks, one per seat")
         for s, hand in enumerate(hands):
-            if isinstance(hand, str):
-                hand = hand.split()
+            hand = _tile_texts(hand, f"'hands' of seat {s}")
             if len(hand) > 7:
                 raise ValueError(f"rack of seat {s} holds {len(hand)} tiles: at most 7")
             for text in hand:
                 t = tile(text, f"hand {s}")
                 use(t, f"hand {s}")
                 self.racks[s][t] += 1
-        if "stock" in deal and deal["stock"] is not None:
-            stock = deal["stock"]
-            if isinstance(stock, str):
-                stock = stock.split()
-            for text in stock:
+        if "stock" in deal:
+            for text in _tile_texts(deal["stock"], "'stock'"):
                 t = tile(text, "stock")
                 use(t, "stock")
                 self.box.append(t)
@@ -402,25 +407,20 @@ class GinnyOGame:
                 if sum(self.racks[s]) != 7:
                     raise ValueError(f"rack of seat {s} holds {sum(self.racks[s])} tiles: "
                                      "exactly 7 while the box is not empty (GO-12)")
-        scores = deal.get("scores")
-        if scores is not None:
-            if len(scores) != n or not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-                                           for x in scores):
-                raise ValueError(f"deal 'scores' must be {n} ints")
+        if "scores" in deal:
+            scores = deal["scores"]
+            if not isinstance(scores, (list, tuple)) or len(scores) != n or not all(
+                    isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in scores):
+                raise ValueError(f"deal 'scores' must be {n} ints, got {scores!r}")
             self.scores = [int(x) for x in scores]
-        first = None
-        if "first" in deal:
-            first = deal["first"]
-            key = "first"
-        elif "dealer" in deal:
-            key = "dealer"
-            first = deal["dealer"]
-        if first is None:
-            self.current_player = int(rng.integers(n))
+        if "first" in deal or "dealer" in deal:
+            key = "first" if "first" in deal else "dealer"
+            seat = deal[key]
+            if not isinstance(seat, (int, np.integer)) or isinstance(seat, bool) or not 0 <= seat < n:
+                raise ValueError(f"bad seat {seat!r} for deal {key!r}: expected 0..{n - 1}")
+            self.current_player = int(seat) if key == "first" else (int(seat) + 1) % n
         else:
-            if not isinstance(first, (int, np.integer)) or isinstance(first, bool) or not 0 <= first < n:
-                raise ValueError(f"bad seat {first!r} for deal {key!r}: expected 0..{n - 1}")
-            self.current_player = int(first) if key == "first" else (int(first) + 1) % n
+            self.current_player = int(rng.integers(n))
 
     def _check_board(self) -> None:
         """Deal board: every line a meld, H8 covered, each group on a red square; assigns groups."""
@@ -1182,10 +1182,8 @@ class GinnyOGame:
 
     # ---------------------------------------------------------------- text
     def action_to_text(self, action: int) -> str:
-        a = int(action)
-        if not 0 <= a < NUM_ACTIONS:
-            raise ValueError(f"action {action!r} is outside 0..{NUM_ACTIONS - 1}")
-        return ACTION_TEXT[a]
+        """Canonical text of action id ``action``; ``ValueError`` for anything but an id 0..23508."""
+        return ACTION_TEXT[check_action_id(action, NUM_ACTIONS)]
 
     def text_to_action(self, text: str) -> int:
         return text_to_action(text)
@@ -1256,23 +1254,28 @@ def _premium_planes(layout: str) -> np.ndarray:
     return got
 
 
+def _tile_texts(value, where: str) -> list:
+    """Tile texts of a deal value: a list of strings, or one string of words."""
+    if isinstance(value, str):
+        return value.split()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(t, str) for t in value):
+        raise ValueError(f"deal {where} must be a list of tile texts, got {value!r}")
+    return list(value)
+
+
 def text_to_action(text: str) -> int:
-    """Action id of a text (``draw``, ``return 7H``, ``exchange JK``, ``place JK=6H at H8``, ...)."""
-    if not isinstance(text, str):
-        raise ValueError(f"bad action text {text!r}")
-    words = text.split()
-    if not words:
-        raise ValueError(f"bad action text {text!r}: empty")
-    w0 = words[0].lower()
+    """Action id of a text (``draw``, ``return 7H``, ``exchange JK``, ``place JK=6H at H8``, ...; grammar
+    of ``rummy_env.actions``); ``ValueError`` naming an unknown or malformed text."""
+    words = split_words(text)
+    w0 = words[0]
     try:
         if len(words) == 1 and w0 in ("draw", "pass", "commit"):
             return ("draw", "pass", "commit").index(w0)
         if len(words) == 2 and w0 in ("return", "exchange"):
             t = parse_card(words[1], allow_joker=True)
             return (RETURN0 if w0 == "return" else EXCHANGE0) + t
-        if len(words) == 4 and w0 == "place" and words[2].lower() == "at":
+        if len(words) == 4 and w0 == "place" and words[2] == "at":
             return place_action(square_of(words[3]), parse_piece(words[1]))
     except ValueError as err:
-        raise ValueError(f"bad action text {text!r}: {err}") from None
-    raise ValueError(f"bad action text {text!r}: expected draw, pass, commit, return <t>, "
-                     "exchange <t> or place <c> at <sq>")
+        raise action_text_error(text, str(err)) from None
+    raise action_text_error(text, "expected draw, pass, commit, return <t>, exchange <t> or place <c> at <sq>")

@@ -324,7 +324,7 @@ class RummyGame:
             if shape is None:
                 raise ValueError(f"deal: meld {i} ({cards_text(mc)}) is not a valid meld under the options")
             mask = sum(BIT[c] for c in mc)
-            layoffs = md.get("layoffs", {}) or {}
+            layoffs = md.get("layoffs", {})
             if not isinstance(layoffs, dict):
                 raise ValueError(f"deal: meld {i} 'layoffs' must be a dict card -> seat, got {layoffs!r}")
             own = mask
