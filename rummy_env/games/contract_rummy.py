@@ -440,10 +440,8 @@ class ContractRummyGame:
                              f"{len(hands) if isinstance(hands, (list, tuple)) else hands!r}")
         self.hands = []
         for s, h in enumerate(hands):
-            if isinstance(h, str):
-                h = h.split()
             cnt = [0] * 53
-            for c in (parse_card(t, allow_joker=True) for t in h):
+            for c in (parse_card(t, allow_joker=True) for t in _texts(h, f"'hands' of seat {s}")):
                 cnt[c] += 1
             self.hands.append(cnt)
         self.hsize = [sum(h) for h in self.hands]
@@ -454,13 +452,16 @@ class ContractRummyGame:
         self.melds = []
         self.down = [False] * n
         owned = [[0, 0] for _ in range(n)]
-        for m in deal.get("melds", []):
+        melds = deal.get("melds", [])
+        if not isinstance(melds, (list, tuple)):
+            raise ValueError(f"deal 'melds' must be a list of melds, got {melds!r}")
+        for m in melds:
             if not isinstance(m, dict) or "owner" not in m or "cards" not in m:
                 raise ValueError(f"deal meld {m!r} needs 'owner' and 'cards'")
             owner = m["owner"]
             if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < n:
                 raise ValueError(f"deal meld owner must be a seat 0..{n - 1}, got {owner!r}")
-            texts = m["cards"].split() if isinstance(m["cards"], str) else m["cards"]
+            texts = _texts(m["cards"], "meld 'cards'")
             pieces = [ml.parse_piece(t) for t in texts]
             shape = ml.classify(pieces, True, self.opts.min_run_length)
             if shape is None:
@@ -486,14 +487,14 @@ class ContractRummyGame:
                                  f"deals {hs} (CR-7)")
         pile = None
         if "discard" in deal:
-            pile = [parse_card(t, allow_joker=True) for t in _texts(deal["discard"])]
+            pile = [parse_card(t, allow_joker=True) for t in _texts(deal["discard"], "'discard'")]
             if not pile:
                 raise ValueError("deal 'discard' is empty: leave the key out to turn up the stock's top card")
             for c in pile:
                 used[c] += 1
         full = [self.opts.decks] * 52 + [self.J]
         if "stock" in deal:
-            stock_top_first = [parse_card(t, allow_joker=True) for t in _texts(deal["stock"])]
+            stock_top_first = [parse_card(t, allow_joker=True) for t in _texts(deal["stock"], "'stock'")]
             for c in stock_top_first:
                 used[c] += 1
             if used != full:
@@ -1597,11 +1598,12 @@ def ml_pack(opts: Options) -> list:
     return [c for _ in range(opts.decks) for c in range(NUM_CARDS)] + [JOKER] * opts.jokers
 
 
-def _texts(v) -> list:
+def _texts(v, where: str) -> list:
+    """Card or piece texts of a deal value: a list of strings, or one string of words."""
     if isinstance(v, str):
         return v.split()
-    if not isinstance(v, (list, tuple)):
-        raise ValueError(f"expected a list of card texts, got {v!r}")
+    if not isinstance(v, (list, tuple)) or not all(isinstance(t, str) for t in v):
+        raise ValueError(f"deal {where} must be a list of card texts, got {v!r}")
     return list(v)
 
 

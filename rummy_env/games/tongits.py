@@ -344,10 +344,8 @@ class TongitsGame:
             hands_in = None
         else:
             hands_in = deal["hands"]
-        if hands_in is None:
-            pass
-        elif not isinstance(hands_in, (list, tuple)) or len(hands_in) != NUM_PLAYERS:
-            raise ValueError("deal hands must be a list of three card lists")
+            if not isinstance(hands_in, (list, tuple)) or len(hands_in) != NUM_PLAYERS:
+                raise ValueError(f"deal hands must be a list of three card lists, got {hands_in!r}")
         if hands_in is None:   # a fresh deal (TG-3) by the given dealer
             perm = self.rng.permutation(NUM_CARDS).tolist()
             hands_in = [[], [], []]
