@@ -64,7 +64,8 @@ def format_demo_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m experiments.demo`` (``rummy-env demo`` takes the same flags)."""
     parser = argparse.ArgumentParser(prog="python -m experiments.demo", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=None,
                         help="games per game type (default: per game, 100 to 1500, see DEMO_GAMES)")
@@ -72,7 +73,11 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"worker processes (default: all {os.cpu_count() or 1} cores)")
     parser.add_argument("--seed", type=int, default=0, help="base seed of every tournament (default 0)")
     parser.add_argument("--out", default=os.path.join("runs", "demo"), help="output directory (default runs/demo)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
 
     start = time.perf_counter()
     print(f"Baseline tournaments: the rule-based agent (H) against random agents (R) in every other seat, "

@@ -158,9 +158,18 @@ def field_docs(cls) -> dict[str, str]:
     return docs
 
 
+def game_name(text: str) -> str:
+    """argparse ``type`` of ``--game``: an unknown game is a usage error naming the games."""
+    try:
+        game_key(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
 def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.ArgumentParser:
     """A parser with one ``--flag`` per field of the arguments dataclass ``cls`` (bools as
-    ``--x/--no-x``; ``opt`` is the repeatable ``--option KEY=VALUE``); each flag's help is the
+    ``--x/--no-x``; ``opt`` is the repeatable ``--option KEY=VALUE``; ``game`` must name a game); each flag's help is the
     field's docstring and its default. ``doc``'s first paragraph is the description."""
     parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -176,6 +185,8 @@ def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.Argumen
         help_text = f"{docs[f.name]} (default: {shown})".replace("%", "%%")
         if f.type in ("bool", bool):
             parser.add_argument(name, action=argparse.BooleanOptionalAction, default=f.default, help=help_text)
+        elif f.name == "game":
+            parser.add_argument(name, type=game_name, default=f.default, help=help_text)
         else:
             kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
             parser.add_argument(name, type=kind, default=f.default, help=help_text)

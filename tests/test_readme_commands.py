@@ -1,0 +1,155 @@
+"""Every command the README shows runs as written.
+
+Commands are the lines of README.md's shell code blocks (and inline code in its prose) that start
+with ``rummy-env``, ``python -m``, ``.venv/bin/python -m`` or ``make``. Each is parsed by the real
+argument parser of its tool, every path it names must exist in the repository or be written by an
+earlier README command (a tournament's or run's output folder), every ``make`` target must exist,
+and the tournaments and replays are run, shortened to a few games.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import re
+import shlex
+
+import pytest
+
+from experiments.cli import FORWARDED, build_parser, main
+from experiments.tournament import TournamentConfig, default_out_dir
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PREFIXES = ("rummy-env", "python -m", ".venv/bin/python -m", "make ")
+# Folders the commands write: --out / --run-dir values, and the defaults below.
+OUTPUT_FLAGS = ("--out", "--run-dir")
+SHORT_GAMES = 9  # a tournament shortened to this many games (enough for the README's --game-index 7)
+
+
+def readme_commands() -> list[str]:
+    """The README's commands in order, ``\\``-continued lines joined, a leading ``$ `` dropped."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    commands = []
+    pieces = re.split(r"^```([^\n]*)\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
+    # re.split gives: prose, language, block body, prose, language, block body, ..., prose
+    for i in range(0, len(pieces), 3):
+        commands += [span for span in re.findall(r"`([^`\n]+)`", pieces[i])
+                     if span.startswith(PREFIXES) and (span.startswith("make ") or " --" in span)]
+        if i + 2 < len(pieces) and pieces[i + 1].strip() in ("", "sh", "bash", "console"):
+            for line in pieces[i + 2].replace("\\\n", " ").splitlines():
+                line = line.strip().removeprefix("$ ")
+                if line.startswith(PREFIXES):
+                    commands.append(line)
+    return commands
+
+
+COMMANDS = readme_commands()
+
+
+def words(command: str) -> list[str]:
+    return shlex.split(command, comments=True)
+
+
+def tool_argv(command: str) -> tuple[str, list[str]]:
+    """("rummy-env" or the module run by ``python -m``, its arguments)."""
+    argv = words(command)
+    if argv[0] == "rummy-env":
+        return "rummy-env", argv[1:]
+    return argv[2], argv[3:]
+
+
+def paths_named(argv: list[str]) -> list[str]:
+    """Every argument (or comma-separated item, ``ppo:`` stripped) that names a file or folder."""
+    found = []
+    for arg in argv:
+        for item in arg.split(","):
+            item = item.removeprefix("ppo:")
+            if "/" in item and not item.startswith("-") and "=" not in item:
+                found.append(item)
+    return found
+
+
+def written_by(command: str) -> list[str]:
+    """Folders (or files) a README command creates."""
+    argv = words(command)
+    if argv[0] == "make":
+        return [os.path.join("runs", "demo")] if argv[1:] == ["demo"] else []
+    out = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a in OUTPUT_FLAGS]
+    if argv[:2] == ["rummy-env", "tournament"] and not out:
+        args = build_parser().parse_args(argv[1:])
+        agents = tuple(a.strip() for a in args.agents.split(","))
+        out.append(str(default_out_dir(TournamentConfig(game=args.game, agents=agents, seed=args.seed))))
+    return out
+
+
+def test_the_readme_shows_commands_of_every_kind():
+    kinds = {c.split()[0] if not c.startswith("rummy-env") else " ".join(c.split()[:2]) for c in COMMANDS}
+    assert {"rummy-env tournament", "rummy-env replay", "rummy-env play", "rummy-env train", "make"} <= kinds, kinds
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c.startswith("make ")])
+def test_make_targets_exist(command):
+    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
+        targets = set(re.findall(r"^([\w-]+):", f.read(), flags=re.MULTILINE))
+    assert set(words(command)[1:]) <= targets, command
+
+
+def parse(command: str) -> None:
+    """Parse with the tool's real parser; a usage error fails, ``--help`` passes."""
+    tool, argv = tool_argv(command)
+    if tool == "rummy-env":
+        if argv and argv[0] in FORWARDED:
+            parser, argv = importlib.import_module(FORWARDED[argv[0]][0]).build_parser(), argv[1:]
+        else:
+            parser = build_parser()
+    else:
+        assert importlib.util.find_spec(tool) is not None, f"no module {tool}"
+        module = importlib.import_module(tool)
+        if not hasattr(module, "build_parser"):
+            return
+        parser = module.build_parser()
+    try:
+        parser.parse_args(argv)
+    except SystemExit as exit:
+        assert exit.code == 0, f"{command!r} does not parse"
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if not c.startswith("make ")])
+def test_command_parses_and_its_paths_exist(command):
+    pytest.importorskip("torch")
+    parse(command)
+    created = [p for earlier in COMMANDS[:COMMANDS.index(command)] for p in written_by(earlier)]
+    outputs = written_by(command)
+    for path in paths_named(tool_argv(command)[1]):
+        if path in outputs:
+            continue
+        assert os.path.exists(os.path.join(ROOT, path)) or any(
+            path.startswith(folder.rstrip("/") + "/") for folder in created), \
+            f"{command!r}: {path} neither exists nor is written by an earlier README command"
+
+
+def shortened(command: str) -> list[str]:
+    """A tournament or replay of the README as arguments of ``rummy-env``, quick and quiet."""
+    argv = words(command)[1:]
+    if argv[0] == "tournament":
+        if "--games" in argv:
+            i = argv.index("--games") + 1
+            argv[i] = str(min(int(argv[i]), SHORT_GAMES))
+        if "--workers" in argv:
+            i = argv.index("--workers")
+            del argv[i:i + 2]
+        argv += ["--workers", "1"]
+    return argv + ["--quiet"]
+
+
+def test_readme_tournaments_and_replays_run(tmp_path, monkeypatch, capsys):
+    """The README's tournaments (shortened) and then its replays, in order, in an empty folder
+    (with the repository's checkpoints): each exits with status 0."""
+    runnable = [c for c in COMMANDS if c.split()[:2] in (["rummy-env", "tournament"], ["rummy-env", "replay"])]
+    assert any("replay" in c for c in runnable)
+    os.symlink(os.path.join(ROOT, "checkpoints"), tmp_path / "checkpoints")
+    monkeypatch.chdir(tmp_path)
+    for command in runnable:
+        rc = main(shortened(command))
+        assert rc == 0, (command, capsys.readouterr().err)
