@@ -8,8 +8,8 @@ Strategy:
 
 - **Best arrangement.** An exact search splits the hand into disjoint melds plus the
   deadwood of least points (the same search as ``count_hand_melds=False``).
-- **Response phase.** Always ``challenge`` when asked: a losing challenger pays nothing
-  (TG-33), so folding is never better.
+- **Response phase.** ``challenge`` whenever it is legal: a losing challenger pays nothing
+  (TG-33), so folding is never better; ``fold`` when it is the only answer (not qualified, TG-20).
 - **Draw phase.** ``call draw`` when no opponent can challenge, or when the hand's points are
   low against an estimate of each qualified opponent's hand (its hand size times the mean
   point value of the unseen cards, shaded down because players keep low cards). Otherwise
@@ -105,7 +105,7 @@ class TongitsHeuristic(Agent):
         by_text = {t: int(a) for t, a in zip(texts, legal_ids)}
         phase = view["phase"]
         if phase == "response":
-            return by_text["challenge"]
+            return by_text["challenge"] if "challenge" in by_text else by_text["fold"]
         hand = _mask(view["hand"])
         seat = view["seat"]
         seen = hand | _mask(view["discard"])

@@ -13,7 +13,8 @@ ids            text
 1              ``take discard`` (draw phase, TG-7; then the pickup phase)
 2              ``call draw`` (draw phase, exposed and not blocked, TG-18, TG-16)
 3              ``challenge`` (response phase, TG-20)
-4              ``fold`` (response phase, TG-20)
+4              ``fold`` (response phase, TG-20: both other seats answer in turn from the
+               caller's left; for one that is not qualified ``fold`` is the only legal answer)
 5 + c          ``discard <card c>`` (meld phase, TG-8), ``c = 13*suit + rank - 1``
 57 + i         ``meld <cards>``: catalogue meld i of ``melds.standard_catalogue(False)``
                (65 sets, then 66 runs per suit; TG-10..TG-12)

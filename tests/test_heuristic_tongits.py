@@ -75,3 +75,21 @@ def test_choice_ignores_hidden_cards():
                     checked += 1
             game.step(action if rng.random() < 0.8 else int(rng.choice(np.flatnonzero(mask))))
     assert checked >= 200
+
+
+def test_answers_a_draw_call_qualified_or_not():
+    """TG-20: after p0's ``call draw`` p1, not qualified, may only fold and does; p2, owning a
+    face-up meld, challenges."""
+    env = tongits_v0.raw_env()
+    env.reset(seed=0, options={"deal": {
+        "dealer": 0, "turn": 0, "hands": [["2C", "5H"], ["3C", "JS"], ["KD", "QS"]],
+        "melds": [{"owner": 0, "cards": ["TD", "JD", "QD"]}, {"owner": 2, "cards": ["4S", "5S", "6S"]}]}})
+    env.step(env.text_to_action("call draw"))
+    for seat, answer in ((1, "fold"), (2, "challenge")):
+        game = env.game
+        assert game.current_player == seat
+        player = TongitsHeuristic()
+        player.reset(seat, 0)
+        action = player.act(game.observation(seat), game.legal_mask(), game.view(seat))
+        assert env.action_to_text(action) == answer
+        env.step(action)

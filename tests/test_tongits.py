@@ -155,7 +155,8 @@ def test_scenario_05_block_after_layoff():
 
 
 def test_scenario_06_who_may_call_and_answer():
-    """TG-13, TG-18, TG-19, TG-20: a secret alone allows no call; unqualified seats fold unasked."""
+    """TG-13, TG-18, TG-19, TG-20: a secret alone allows no call; every opponent is asked in turn,
+    and one that is not qualified may only fold."""
     melds = [{"owner": 2, "cards": ["9C", "9D", "9H", "9S"], "secret": True},
              {"owner": 0, "cards": ["4H", "5H", "6H"]}]
     hands = [["2C", "4D"], ["3C", "JS"], ["KD", "QS"]]
@@ -163,8 +164,19 @@ def test_scenario_06_who_may_call_and_answer():
     assert not is_legal(env, "call draw") and is_legal(env, "draw stock")
     env = make({"dealer": 0, "turn": 0, "hands": hands, "melds": melds})
     act(env, "call draw")
+    assert env.game.current_player == 1 and env.game.responses == [0, 0, 0]
+    assert legal_texts(env) == {"fold"}
+    before = json.dumps(env.game.to_dict(), sort_keys=True)
+    with pytest.raises(ValueError, match="challenge.*TG-20"):
+        act(env, "challenge")
+    assert json.dumps(env.game.to_dict(), sort_keys=True) == before
+    act(env, "fold")
     assert env.game.responses[1] == 2 and env.game.current_player == 2
     assert legal_texts(env) == {"challenge", "fold"}
+    assert env.view(0)["responses"] == ["", "fold", ""] and env.view(0)["events"][-1] == "player_1 folds"
+    env = make({"dealer": 0, "turn": 0, "hands": hands, "melds": melds}, require_meld_to_contest=False)
+    act(env, "call draw")
+    assert env.game.current_player == 1 and legal_texts(env) == {"challenge", "fold"}
 
 
 def test_scenario_07_uncontested_draw():
@@ -173,6 +185,10 @@ def test_scenario_07_uncontested_draw():
         env = make({"dealer": 1, "turn": 0, "hands": [["AS", "2C"], ["3C", "JS"], ["KD", "QS"]],
                     "melds": [{"owner": 0, "cards": ["AC", "AD", "AH"]}]}, chip_mode=mode)
         act(env, "call draw")
+        assert env.game.current_player == 1 and legal_texts(env) == {"fold"}   # TG-20: asked all the same
+        act(env, "fold")
+        assert env.game.current_player == 2 and legal_texts(env) == {"fold"}
+        act(env, "fold")
         assert env.game.chips == want and env.game.last_hand["how"] == "draw"
         assert [env._cumulative_rewards[a] for a in env.agents] == want
         assert env.game.dealer == 0 and env.game.hand_index == 1 and env.game.sizes[0] == 13
@@ -367,8 +383,11 @@ def reference_mask(game) -> np.ndarray:
     hand = set(cards_of(game.hands[p]))
     phase = ("draw", "pickup", "meld", "response")[game.phase]
     t2a = TEXT_ID.__getitem__
-    if phase == "response":
-        ref[t2a("challenge")] = ref[t2a("fold")] = 1
+    if phase == "response":   # TG-20: every opponent answers; only a qualified one may challenge
+        owns_meld = any(m[0] == p for m in game.melds)
+        four = any(sum(RANK_OF[c] == r for c in hand) == 4 for r in range(1, 14))
+        ref[t2a("challenge")] = int(owns_meld or four or not game.options.require_meld_to_contest)
+        ref[t2a("fold")] = 1
         return ref
     if phase == "draw":
         ref[t2a("draw stock")] = int(len(game.stock) > 0)
@@ -654,10 +673,12 @@ def test_two_hands_can_move_two_seats():
     melds = [{"owner": 1, "cards": ["AC", "2C", "3C"]}, {"owner": 2, "cards": ["TD", "JD", "QD"]}]
     hands = [["5H", "9S"], ["4D", "7H"], ["8S", "KH"]]
     env = make({"dealer": 0, "turn": 1, "hands": hands, "melds": melds, "chips": [0, -1, 5], "hand_index": 1})
-    act(env, "call draw")                       # p0 unqualified: folded; p2 folds
+    act(env, "call draw")                       # p2 folds; p0, not qualified, may only fold
+    act(env, "fold")
     act(env, "fold")
     assert env.game.chips == [0, 1, 5] and env.game.last_hand["chips_change"] == [0, 2, 0]
     env = make({"dealer": 1, "turn": 2, "hands": hands, "melds": melds, "chips": [0, 1, 5], "hand_index": 2})
     act(env, "call draw")
+    act(env, "fold")
     act(env, "fold")
     assert env.game.chips == [0, 1, 6] and env.game.done

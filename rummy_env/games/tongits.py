@@ -205,6 +205,8 @@ def _const_mask(ids) -> np.ndarray:
 DRAW_MASKS = ((_const_mask([A_DRAW]), _const_mask([A_DRAW, A_CALL])),
               (_const_mask([A_DRAW, A_TAKE]), _const_mask([A_DRAW, A_TAKE, A_CALL])))
 RESPONSE_MASK = _const_mask([A_CHALLENGE, A_FOLD])
+FOLD_MASK = _const_mask([A_FOLD])
+"""TG-20: the only answer of an opponent that is not qualified."""
 EMPTY_MASK = _const_mask([])
 
 
@@ -619,8 +621,8 @@ class TongitsGame:
             m = EMPTY_MASK
         elif ph == DRAW:
             m = DRAW_MASKS[self._can_take(p)][self.faceup[p] > 0 and not self.blocked[p]]
-        elif ph == RESPONSE:
-            m = RESPONSE_MASK
+        elif ph == RESPONSE:                                               # TG-20
+            m = RESPONSE_MASK if self.qualified(p) or not self.options.require_meld_to_contest else FOLD_MASK
         elif ph == MELD:
             m = np.zeros(NUM_ACTIONS, dtype=np.int8)
             h = self.hands[p]
@@ -653,6 +655,9 @@ class TongitsGame:
         h = self.hands[p]
         if a < DISCARD0:
             if a in (A_CHALLENGE, A_FOLD):
+                if self.phase == RESPONSE:
+                    return ("not qualified (no meld, no face-down secret, no four of one rank in hand): "
+                            "fold is the only answer (TG-20)")
                 return f"only answers a Draw call, and the phase is {ph} (TG-20)"
             if self.phase != DRAW:
                 return f"only in the draw phase, and the phase is {ph} (TG-6)"
@@ -666,7 +671,7 @@ class TongitsGame:
                 return "blocked: an opponent laid off on this player's meld (TG-16)"
             return "not legal now"
         if self.phase in (DRAW, RESPONSE):
-            return f"the phase is {ph}: {'draw first' if self.phase == DRAW else 'answer challenge or fold'}"
+            return f"the phase is {ph}: {'draw first' if self.phase == DRAW else 'answer the Draw call (TG-20)'}"
         if a < MELD0:
             c = a - DISCARD0
             if self.phase == PICKUP:
@@ -853,19 +858,13 @@ class TongitsGame:
             del ev[0]
 
     def _next_responder(self, after: int):
-        """TG-20: ask the next qualified opponent of the caller; unqualified ones fold."""
-        caller = self.caller
+        """TG-20: every other player answers in turn from the caller's left, qualified or not
+        (skipping one would tell whether it holds four of one rank); then TG-21, TG-22."""
         s = (after + 1) % 3
-        while s != caller:
-            if self.responses[s] == 0:
-                if not self.options.require_meld_to_contest or self.qualified(s):
-                    self.current_player = s
-                    return None
-                self.responses[s] = 2
-                self.sa[S_FOLD + s] = 1.0
-                self._event(s, "folds")
-            s = (s + 1) % 3
-        return self._resolve_draw()
+        if s == self.caller:
+            return self._resolve_draw()
+        self.current_player = s
+        return None
 
     def _resolve_draw(self):
         """TG-21..TG-23, TG-28."""
