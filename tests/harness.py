@@ -5,8 +5,10 @@ card-conservation check, a way to re-deal hidden information) and call these dri
 """
 from __future__ import annotations
 
+import copy
 import json
 import pickle
+import re
 from typing import Callable
 
 import numpy as np
@@ -182,3 +184,126 @@ def agent_ignores_hidden_information(make_agent: Callable, game, seat: int, acti
         assert agent.act(other.observation(seat), other.legal_mask(), other.view(seat)) == action
         changed += other.hands != game.hands
     return changed
+
+
+# ---- control flow under hidden information (shared contract 3) -----------------------------
+CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK)\b")
+"""A canonical card text (``7H``, ``TS``, ``JK``) as a word of a view or an action text."""
+
+
+def card_texts_in(obj) -> set:
+    """Every canonical card text written anywhere in ``obj`` (a view, an action text...)."""
+    return set(CARD_TOKEN.findall(obj if isinstance(obj, str) else json.dumps(obj)))
+
+
+def permute_hidden_cards(deal: dict, fixed: set, rng: np.random.Generator) -> tuple[dict, set]:
+    """A copy of the scenario ``deal`` in which the cards of ``"hands"`` and ``"stock"`` whose
+    text is not in ``fixed`` are shuffled among their positions, every other card staying put,
+    and the set of the shuffled texts."""
+    out = copy.deepcopy(deal)
+    rows = list(out["hands"]) + ([out["stock"]] if "stock" in out else [])
+    slots = [(row, j) for row in rows for j, text in enumerate(row) if text not in fixed]
+    texts = [row[j] for row, j in slots]
+    for (row, j), k in zip(slots, rng.permutation(len(slots))):
+        row[j] = texts[k]
+    return out, set(texts)
+
+
+PUBLIC_STEP_FIELDS = ("acting agent", "terminations", "truncations", "reward", "observation", "view", "mask")
+
+
+def _public_step(env, seat: int) -> tuple:
+    """What must not depend on the cards ``seat`` cannot see: the acting agent, every agent's
+    termination and truncation, the seat's reward, observation, view and (when it acts) mask."""
+    game = env.game
+    agent = env.possible_agents[seat]
+    acting = game.current_player == seat and not game.done
+    return (env.agent_selection, tuple(env.terminations.values()), tuple(env.truncations.values()),
+            env.rewards[agent], game.observation(seat).tobytes(), json.dumps(game.view(seat), sort_keys=True),
+            game.legal_mask().tobytes() if acting else None)
+
+
+def replay_public_steps(raw_env_fn: Callable[[], object], seed: int, deal: dict, actions: list, seat: int,
+                        unseen: set = frozenset()) -> tuple[list, str]:
+    """Reset a fresh ``raw_env_fn()`` with ``seed`` and ``deal`` and step ``actions``: the
+    ``_public_step`` records of ``seat`` (one more than the actions stepped) and how the replay
+    ended: ``"complete"``, ``"illegal"`` (at an action illegal here) or ``"revealed"`` (at the
+    first record whose view shows a card text of ``unseen``, the last one returned)."""
+    env = raw_env_fn()
+    env.reset(seed=seed, options={"deal": copy.deepcopy(deal)})
+    records = []
+    for a in [None] + list(actions):
+        if a is not None:
+            if env.game.done or not env.game.legal_mask()[a]:
+                return records, "illegal"
+            env.step(a)
+        records.append(_public_step(env, seat))
+        if unseen & card_texts_in(records[-1][5]):
+            return records, "revealed"
+    return records, "complete"
+
+
+def check_hidden_control_flow(raw_env_fn: Callable[[], object], deal_of: Callable[[object], dict], seed: int,
+                              samples: int, max_steps: int = 300,
+                              label: Callable[[object], str | None] | None = None) -> dict:
+    """Shared contract 3, the flow of the game: play one random game from the scenario deal
+    ``deal_of(game)`` of a seeded fresh game, then ``samples`` times pick a seat i and a prefix of
+    t actions, shuffle the cards i never saw in those t steps (never in its view, never named by
+    an action) among their positions in the deal (``permute_hidden_cards``) and replay the same
+    actions from that deal: at every step the acting agent, the ends, and seat i's reward,
+    observation, view and mask must be those of the first game. A replay stops early at an action
+    that is illegal in the shuffled deal, or where seat i's view shows a shuffled card (a hand that
+    ends and is shown, TG-29; an action that names ranks only, I Doubt It's plays, may move another
+    card of a shuffled hand): there only the acting agent and the ends are compared, since from
+    there on the deals differ in what the seat sees. ``label(game)`` (on the first game, after each
+    action) names positions to count; half the prefixes end just after one of them. Returns
+    counts: ``positions`` compared (plus one per label met), replays ``complete``, stopped as
+    ``illegal`` or ``revealed``, and ``unchanged`` (nothing to shuffle). Cards shown in a view
+    that the seat may not see are the business of ``check_hidden_information``: here such a card
+    counts as seen."""
+    rng = np.random.default_rng(seed)
+    env = raw_env_fn()
+    env.reset(seed=seed)
+    deal = deal_of(env.game)
+    env.reset(seed=seed, options={"deal": copy.deepcopy(deal)})
+    game = env.game
+    n = game.num_players
+    first = [[_public_step(env, s)] for s in range(n)]
+    seen = [[card_texts_in(first[s][0][5])] for s in range(n)]   # seen[s][t]: in seat s's views up to t actions
+    named = [set()]                                                # named[t]: named by the first t actions
+    labels = [label(game) if label else None]
+    actions = []
+    while not game.done and len(actions) < max_steps:
+        a = random_legal_action(game.legal_mask(), rng)
+        named.append(named[-1] | card_texts_in(game.action_to_text(a)))
+        env.step(a)
+        actions.append(a)
+        for s in range(n):
+            first[s].append(_public_step(env, s))
+            seen[s].append(seen[s][-1] | card_texts_in(first[s][-1][5]))
+        labels.append(label(game) if label else None)
+    labelled = [step for step, name in enumerate(labels) if name]
+    counts = {"positions": 0, "complete": 0, "illegal": 0, "revealed": 0, "unchanged": 0}
+    for _ in range(samples):
+        seat = int(rng.integers(n))
+        t = int(rng.integers(1, len(actions) + 1))
+        if labelled and rng.random() < 0.5:   # end the prefix just after a labelled position
+            t = min(int(rng.choice(labelled)) + 1, len(actions))
+        other, unseen = permute_hidden_cards(deal, seen[seat][t] | named[t], rng)
+        if other == deal:
+            counts["unchanged"] += 1
+            continue
+        records, end = replay_public_steps(raw_env_fn, seed, other, actions[:t], seat, unseen)
+        for step, record in enumerate(records):
+            fields = 3 if end == "revealed" and step == len(records) - 1 else len(PUBLIC_STEP_FIELDS)
+            differ = [name for name, x, y in zip(PUBLIC_STEP_FIELDS[:fields], record, first[seat][step]) if x != y]
+            assert not differ, (
+                f"seed {seed}, seat {seat}, step {step} (after "
+                f"{[game.action_to_text(a) for a in actions[max(0, step - 3):step]]}): {differ} differ between "
+                f"two deals that differ only in cards the seat cannot see")
+        counts["positions"] += len(records)
+        for step in range(len(records)):
+            if labels[step]:
+                counts[labels[step]] = counts.get(labels[step], 0) + 1
+        counts[end] += 1
+    return counts
