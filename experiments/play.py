@@ -50,8 +50,7 @@ RANK_NAMES = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives
 RANK_NAME = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
              "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 RANK_ORDER = "A23456789TJQK"
-PREMIUM_LEGEND = ("premium squares: y tile x2, g tile x3, b meld x3, r meld x2 (a start square),\n"
-                  "c centre (start square, no bonus); 8D* is a joker played as 8D")
+PREMIUM_LEGEND = "premium squares: y tile x2, g tile x3, b meld x3, r meld x2; r c start; 8D* = joker as 8D"
 """Ginny-O's premium squares (GO-2, GO-3) as the board text shows them."""
 GAME_TITLES = {"rummy": "Rummy", "tongits": "Tongits", "i_doubt_it": "I Doubt It",
                "contract_rummy": "Contract Rummy", "ginny_o": "Ginny-O"}
@@ -361,7 +360,10 @@ def format_view(view: dict, style: Style, board_text: str | None = None) -> str:
             parts = [f"@{m.get('index')}: {style.cards(m.get('cards', []))}" for m in owners[owner]]
             lines.append(f"  {who:<10} " + "   ".join(parts))
     hand = list(view.get("hand", []) or [])
-    lines.append(style.bold(f"your {'rack' if 'board' in view else 'hand'} ({plural(len(hand), unit)}):"))
+    if "board" in view:  # one line, so that the board and the moves fit the screen
+        lines.append(style.bold(f"your rack ({plural(len(hand), unit)}): ") + style.cards(hand))
+        return "\n".join(lines)
+    lines.append(style.bold(f"your hand ({plural(len(hand), unit)}):"))
     for label, cards in group_by_suit(hand):
         lines.append(f"  {label:<11} {style.cards(cards)}")
     return "\n".join(lines)
@@ -540,8 +542,8 @@ class Session:
                     env.step(None)
                     continue
                 seat = raw.agent_name_mapping[agent]
+                hand = view["hand"]
                 if seat == ns.seat:
-                    hand = view["hand"]
                     action = self.human_turn(obs["action_mask"])
                 else:
                     action = self.agents[seat].act(obs["observation"], obs["action_mask"], raw.view(seat))
@@ -553,8 +555,7 @@ class Session:
                     self.end_of_hand(view)
                 else:
                     self.report_events(view)
-                    if seat == ns.seat:
-                        self.announce_draw(action, hand, view["hand"])
+                    self.announce_new_cards(seat, action, hand, view["hand"])
         except QuitGame:
             self.say("You left the game.")
             return 0
@@ -572,13 +573,15 @@ class Session:
             self.say(self.style.dim("  " + e))
         return fresh[cut:]
 
-    def announce_draw(self, action: int, before: list[str], after: list[str]) -> None:
-        """``you draw 7H`` after your own draw from the stock (only you see the card)."""
-        if not self.raw.action_to_text(action).startswith("draw"):
+    def announce_new_cards(self, seat: int, action: int, before: list[str], after: list[str]) -> None:
+        """Cards that came into your hand and that only you see: ``you draw 7H`` after your draw,
+        ``new in your hand: ...`` after a pickup of the pile or an exchange. Taking a face-up card
+        is already a public event."""
+        new = sorted((Counter(after) - Counter(before)).elements())
+        text = self.raw.action_to_text(action) if seat == self.ns.seat else ""
+        if not new or text.startswith("take"):
             return
-        drawn = Counter(after) - Counter(before)
-        if drawn:
-            self.say(f"you draw {self.style.cards(sorted(drawn.elements()))}")
+        self.say(("you draw " if text.startswith("draw") else "new in your hand: ") + self.style.cards(new))
 
     def end_of_hand(self, view: dict) -> None:
         """Explain the hand that just ended (after its last events), then wait for Enter before

@@ -1,8 +1,8 @@
-"""Tests of Contract Rummy (``../shared/rules/contract_rummy.md``, CR-1..CR-34).
+"""Tests of Contract Rummy (docs/rules/contract_rummy.md, CR-1..CR-34).
 
-The scenario checks 1-21 of the rules file, PettingZoo's api/seed tests, random matches checked
-against an independent brute-force legality reference (built from ``melds.classify`` only, not
-from the engine's catalogue tables or search), card/joker conservation, hidden information,
+The scenario checks 1-21 of the rules file, PettingZoo's api/seed tests, random matches checked at
+every step against an independent brute-force legality reference (built from ``melds.classify``
+only, not from the engine's catalogue tables or search), card/joker conservation, hidden information,
 round trips, option and deal validation and action texts.
 """
 from __future__ import annotations
@@ -514,12 +514,15 @@ def _pieces_ok(cnt, pieces):
 
 def ref_melds(cnt, num_jokers, min_run):
     """Every valid meld (sorted piece tuple) that the counts ``cnt`` can lay, by brute force over
-    rank/suit windows and joker declarations, checked with ``melds.classify``."""
+    rank/suit windows and joker declarations, checked with ``melds.classify``. A window with more
+    cards missing from the hand than jokers in it cannot be laid, nor can any longer one."""
     out = set()
     jk = min(cnt[JOKER], num_jokers)
     for r in range(1, 14):
         for size in (3, 4):
             for suits in itertools.combinations(range(4), size):
+                if sum(not cnt[card(r, s)] for s in suits) > jk:
+                    continue
                 for nj in range(jk + 1):
                     for js in itertools.combinations(suits, nj):
                         pieces = [card(r, s) + (52 if s in js else 0) for s in suits]
@@ -529,6 +532,8 @@ def ref_melds(cnt, num_jokers, min_run):
         for lo in range(1, 13):
             for hi in range(lo + min_run - 1, 15):
                 cards = [card(1 if p == 14 else p, s) for p in range(lo, hi + 1)]
+                if sum(not cnt[c] for c in cards) > jk:
+                    break
                 for nj in range(jk + 1):
                     for js in itertools.combinations(range(len(cards)), nj):
                         pieces = [c + (52 if i in js else 0) for i, c in enumerate(cards)]
@@ -770,12 +775,50 @@ OPTION_SETS = [
     dict(deals=(5,), max_turns_per_deal=40, num_decks=2, num_jokers=1, num_players=3),
     dict(deals=(2,), max_turns_per_deal=40, num_jokers=0),
 ]
+# Deals of runs that last: seats stay down for many turns beside runs with jokers (swaps, CR-22).
+LONG_DEAL_SETS = [
+    dict(deals=(3,), num_players=3, max_turns_per_deal=120),
+    dict(deals=(3,), num_players=4, num_decks=2, num_jokers=2, max_turns_per_deal=120),
+    dict(deals=(6,), num_players=3, num_decks=2, num_jokers=2, max_turns_per_deal=120),
+]
+POSITION_KINDS = ("meld", "layoff", "swap", "deep take")
 
 
-def _play_sampled(opts, games, seed, every):
-    """Random matches; the reference checks every ``every``-th step; returns returns/scores."""
+def position_kinds(game, mask):
+    """The kinds of play ``mask`` allows (action layout, CR "Actions"): a ``meld``, a ``layoff``,
+    a ``swap``, a ``take discard K`` with K >= 2 (``deep take``)."""
+    legal = np.flatnonzero(mask)
+    kinds = []
+    if np.any((legal >= game.A_MELD) & (legal < game.A_LAY)):
+        kinds.append("meld")
+    if np.any((legal >= game.A_LAY) & (legal < game.A_SWAP)):
+        kinds.append("layoff")
+    if np.any(legal >= game.A_SWAP):
+        kinds.append("swap")
+    if np.any((legal >= 2) & (legal < game.A_DISC)):
+        kinds.append("deep take")
+    return kinds
+
+
+def keen_action(game, mask, rng):
+    """A random legal action that melds or takes deep half the time it can, and otherwise draws or
+    discards 4 times in 5: seats go down, keep full hands and meet lay-offs and swaps often."""
+    legal = np.flatnonzero(mask)
+    keen = legal[((legal >= 2) & (legal < game.A_DISC)) | ((legal >= game.A_MELD) & (legal < game.A_LAY))]
+    if len(keen) and rng.random() < 0.5:
+        return int(rng.choice(keen))
+    plain = legal[legal < game.A_MELD]
+    if len(plain) and rng.random() < 0.8:
+        return int(rng.choice(plain))
+    return int(rng.choice(legal))
+
+
+def play_checked(opts, games, seed):
+    """Matches of ``keen_action`` play; at every step the mask equals the brute-force reference and
+    the cards are conserved; points returns = -totals (CR-30, CR-31). Returns how many positions
+    allowed each of ``POSITION_KINDS``."""
     rng = np.random.default_rng(seed)
-    steps = 0
+    counts = dict.fromkeys(POSITION_KINDS, 0)
     for gi in range(games):
         env = contract_rummy_v0.raw_env(**opts)
         env.reset(seed=seed * 1000 + gi)
@@ -785,11 +828,12 @@ def _play_sampled(opts, games, seed, every):
         while not game.done:
             check_invariants(game)
             mask = game.legal_mask()
-            if n % every == 0:
-                ref = reference_mask(game)
-                assert np.array_equal(mask, ref), (
-                    opts, gi, n, [(game.action_to_text(int(a)), mask[a], ref[a]) for a in np.flatnonzero(mask != ref)])
-            r = game.step(random_legal_action(mask, rng))
+            ref = reference_mask(game)
+            assert np.array_equal(mask, ref), (
+                opts, gi, n, [(game.action_to_text(int(a)), mask[a], ref[a]) for a in np.flatnonzero(mask != ref)])
+            for kind in position_kinds(game, ref):
+                counts[kind] += 1
+            r = game.step(keen_action(game, mask, rng))
             if r is not None:
                 ret += r
             n += 1
@@ -797,15 +841,20 @@ def _play_sampled(opts, games, seed, every):
         check_invariants(game)
         if opts.get("reward_mode", "points") == "points":
             assert list(-ret) == game.scores
-        steps += n
-    return steps
+    return counts
 
 
-@pytest.mark.parametrize("opts", OPTION_SETS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
-def test_random_matches_vs_reference(opts):
-    """1,000+ complete matches over the option sets (84 per set); the brute-force reference checks
-    a sample of steps, conservation every step, points returns = -totals (CR-30, CR-31)."""
-    _play_sampled(opts, 84, seed=len(str(opts)), every=131)
+def test_reference_at_every_step():
+    """The mask equals the brute-force reference at every step of 66 matches (3 per option set, 10
+    per long-deal set), and those steps include at least 300 positions each with a legal meld, a
+    legal lay-off, a legal joker swap and a legal deep take."""
+    total = dict.fromkeys(POSITION_KINDS, 0)
+    for games, option_sets in ((3, OPTION_SETS), (10, LONG_DEAL_SETS)):
+        for opts in option_sets:
+            for kind, k in play_checked(opts, games, seed=len(str(opts))).items():
+                total[kind] += k
+    print("positions checked, by legal play:", total)
+    assert all(k >= 300 for k in total.values()), total
 
 
 @pytest.mark.parametrize("opts", OPTION_SETS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
@@ -827,8 +876,9 @@ def test_random_every_step_slow(opts):
 
 @pytest.mark.slow
 def test_full_matches_slow():
+    """Full seven-deal matches checked against the reference at every step."""
     for kw in ({}, {"num_players": 6}, {"num_players": 3, "reward_mode": "win_loss"}):
-        _play_sampled(kw, 5, seed=3, every=17)
+        play_checked(kw, 5, seed=3)
 
 
 def test_full_default_match_ends():
@@ -983,6 +1033,6 @@ def test_observation_layout_and_view():
     assert v["must_use"] == "9S" and v["phase"] == "contract" and v["legal_actions"] == sorted(
         v["legal_actions"], key=env.text_to_action)
     assert env.view("player_2")["legal_actions"] == []
-    assert "player_1: take discard 3 (9S 6D QH)" in v["events"]
+    assert "player_1 takes 9S 6D QH from the pile" in v["events"]
     text = env.game.render_text(1)
     assert "must use: 9S" in text

@@ -250,7 +250,7 @@ def test_contract_rummy_deal_end_shows_penalties_and_the_contract_in_words():
 
 def test_ginny_o_end_shows_rack_penalties_and_the_board_has_a_legend():
     rc, out, _ = run(["ginny_o", "--seed", "3", "--opponents", "heuristic"])
-    assert rc == 0 and "premium squares: y tile x2" in out
+    assert rc == 0 and "premium squares: y tile x2" in out and "your rack (7 tiles): " in out
     result = out[out.index("The game is over"):]
     assert re.search(r"you -?\d+ - \d+ = -?\d+, player_1 -?\d+ - \d+ = -?\d+", result)
 
@@ -310,4 +310,5 @@ def test_ginny_o_board_keeps_its_grid_with_jokers_and_has_a_legend():
     rows = text.splitlines()[:16]
     assert len({len(r) for r in rows}) == 1 and len(rows[0]) <= 80
     assert "8D*  8C  8H" in rows[8] and " b   .   .   y" in rows[8]
-    assert "premium squares:" in text and "8D* is a joker played as 8D" in text
+    assert "premium squares:" in text and "8D* = joker as 8D" in text
+    assert all(len(line) <= 80 for line in text.splitlines())

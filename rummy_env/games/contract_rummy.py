@@ -1148,7 +1148,8 @@ class ContractRummyGame:
                 self.pile_np[:] = 0
                 self.pile_np[top] = 1
                 self._vp += 1
-                self.events.append(f"the pile is shuffled into a new stock ({len(self.stock)} cards)")
+                self.events.append(f"the pile is shuffled into a new stock ({len(self.stock)} "
+                                   + ("card)" if len(self.stock) == 1 else "cards)"))
             c = self.stock.pop()
             hand[c] += 1
             if c < NUM_CARDS:
@@ -1466,11 +1467,7 @@ class ContractRummyGame:
             if isinstance(e, str):
                 events.append(e)
             else:
-                s, a, extra = e
-                t = f"player_{s}: {self.action_to_text(a)}"
-                if extra:
-                    t += " (" + " ".join(CARD_TEXT[c] for c in extra) + ")"
-                events.append(t)
+                events.append(self._move_event_text(*e))
         return {
             "game": "contract_rummy_v0",
             "seat": seat,
@@ -1503,6 +1500,19 @@ class ContractRummyGame:
             "picked_up": [[CARD_TEXT[c] for c in range(53) for _ in range(k[c])] for k in self.known],
             "last_deal": self._last_deal_view(),
         }
+
+    def _move_event_text(self, seat: int, a: int, taken) -> str:
+        """A move as a public event in words: ``player_1 takes 9C TD TS from the pile``."""
+        words = self.action_to_text(a).split()
+        who = f"player_{seat}"
+        if words[0] == "draw":
+            return f"{who} draws from the stock"
+        if words[0] == "take":
+            return f"{who} takes {' '.join(CARD_TEXT[c] for c in taken or ())} from the pile"
+        verb = {"discard": "discards", "meld": "melds", "layoff": "lays off", "swap": "swaps"}[words[0]]
+        if words[0] == "swap":
+            return f"{who} swaps {words[1]} for the joker in {words[2]}"
+        return f"{who} {verb} {' '.join(words[1:])}".replace(" @", " on @")
 
     def _last_deal_view(self) -> dict | None:
         """The previous deal's end (CR-29, CR-30, CR-33): ``deal`` (1-based), ``contract``, ``out``
