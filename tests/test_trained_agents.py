@@ -1,42 +1,93 @@
-"""The committed trained agents (checkpoints/<game>_bc_ppo/) load and play, and the ones that met
-issue 8's target still beat the rule-based agent on a small duplicate-deal tournament with seeds
-other than the 2,000-game one of docs/training.md (that tournament is the measurement; this is a
-regression check that a broken loader, observation or mask would fail)."""
+"""The committed trained agents (checkpoints/): every policy file loads as an agent for its game and
+plays whole games against the rule-based agent with legal actions only, and the one strength claim
+that a small tournament can settle is checked: the I Doubt It agent beats the rule-based agent. The
+smaller margins of the Tongits and Contract Rummy agents need the 2,000-game tournaments of
+docs/training.md; they are not claimed here."""
 from __future__ import annotations
 
 import os
 
 import pytest
+import torch
 
-pytest.importorskip("torch")
-
-from experiments.tournament import TournamentConfig, run_tournament  # noqa: E402
+from agents.ppo_agent import load_ppo_agent
+from agents.registry import make_agent
+from experiments.tournament import TournamentConfig, run_tournament
+from rummy_env.registry import make_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# game, env options, number of seats, games, the smallest win share the check accepts (par is
-# 1 / seats; a random agent scores about 0.02 against these rule-based agents)
-MET = [
-    ("i_doubt_it", {}, 4, 48, 0.6),
-    ("contract_rummy", {"deals": [1], "reward_mode": "win_loss"}, 4, 48, 0.26),
-    ("tongits", {"reward_mode": "win_loss", "hands_per_match": 1}, 3, 48, 0.2),
+# Every committed policy file (checkpoints/README.md): game, path under checkpoints/, the env options
+# it was trained with.
+POLICIES = [
+    ("rummy", "rummy_bc_ppo/policy_fp16.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
+    ("tongits", "tongits_bc_ppo/policy_fp16.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
+    ("i_doubt_it", "i_doubt_it_bc_ppo/policy_fp16.pt", {}),
+    ("contract_rummy", "contract_rummy_bc_ppo/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
+    ("ginny_o", "ginny_o_bc_ppo/clone_fp16.pt", {}),
+    ("rummy", "rummy_ppo_s1/policy.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
+    ("rummy", "rummy_ppo_s3/policy.pt", {"reward_mode": "zero_sum", "max_rounds": 1}),
+    ("tongits", "tongits_ppo_s1/policy.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
+    ("i_doubt_it", "i_doubt_it_ppo_s1/policy_fp16.pt", {}),
+    ("contract_rummy", "contract_rummy_ppo_s1/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
+    ("ginny_o", "ginny_o_ppo_s1/policy_fp16.pt", {}),
 ]
 
 
-@pytest.mark.parametrize("game,options,seats,games,floor", MET, ids=[m[0] for m in MET])
-def test_trained_agent_beats_the_rule_based_agent(game, options, seats, games, floor):
-    spec = "ppo:" + os.path.join(ROOT, "checkpoints", f"{game}_bc_ppo", "policy_fp16.pt")
-    config = TournamentConfig(game=game, agents=(spec,) + ("heuristic",) * (seats - 1), games=games,
-                              seed=12345, options=options, workers=1)
+def checkpoint(path: str) -> str:
+    return os.path.join(ROOT, "checkpoints", path)
+
+
+def test_every_policy_file_is_listed():
+    """POLICIES covers every policy file under checkpoints/, so the next test sees each one."""
+    on_disk = {os.path.relpath(os.path.join(folder, name), checkpoint(""))
+               for folder, _, names in os.walk(checkpoint("")) for name in names if name.endswith(".pt")}
+    assert on_disk == {path for _, path, _ in POLICIES}
+
+
+@pytest.mark.parametrize("game,path,options", POLICIES, ids=[p[1] for p in POLICIES])
+def test_committed_agent_loads_and_plays_legal_games(game, path, options):
+    """The policy loads for its game and options and, in seat 0 against the rule-based agent, plays
+    two whole games: each action it chooses is legal (the mask allows it) and every game ends."""
+    env = make_env(game, **options)
+    players = [load_ppo_agent(checkpoint(path), game, options=options)]
+    players += [make_agent("heuristic", game) for _ in env.possible_agents[1:]]
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        for seat, player in enumerate(players):
+            player.reset(seat, seed)
+        moves = 0
+        for name in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            seat = env.possible_agents.index(name)
+            action = players[seat].act(obs["observation"], obs["action_mask"], env.unwrapped.view(name))
+            if seat == 0:
+                assert obs["action_mask"][action] == 1, (path, env.unwrapped.action_to_text(action))
+                moves += 1
+            env.step(action)
+        assert moves > 0
+        assert all(env.terminations.values()) or all(env.truncations.values())
+
+
+def test_i_doubt_it_agent_beats_the_rule_based_agent():
+    """I Doubt It (4 seats, par 0.25): the trained agent against three rule-based agents wins so
+    often (0.97 in the 2,000-game tournament of docs/training.md) that 48 games on other seeds
+    settle it: the lower end of the 95% CI of its win share is above par."""
+    spec = "ppo:" + checkpoint("i_doubt_it_bc_ppo/policy_fp16.pt")
+    config = TournamentConfig(game="i_doubt_it", agents=(spec, "heuristic", "heuristic", "heuristic"),
+                              games=48, seed=12345, workers=1)
     results = run_tournament(config, progress=False, log_games=False)
     trained = results["summary"][0]
-    assert trained["spec"] == spec and trained["seat_games"] >= games
-    assert trained["win_share"] >= floor
+    assert trained["spec"] == spec and trained["seat_games"] >= 48
+    assert trained["win_share_ci"][0] > 0.25, trained
 
 
 def test_inspect_i_doubt_it_counts_every_game():
     from experiments.inspect_i_doubt_it import seat_totals
-    spec = "ppo:" + os.path.join(ROOT, "checkpoints", "i_doubt_it_bc_ppo", "policy_fp16.pt")
+    spec = "ppo:" + checkpoint("i_doubt_it_bc_ppo/policy_fp16.pt")
     totals = seat_totals(spec, games=3, seed=7)
     assert sum(t["first_out"] for t in totals) == 3
     for t in totals:
@@ -45,11 +96,10 @@ def test_inspect_i_doubt_it_counts_every_game():
 
 
 def test_tournament_plays_ppo_agents_on_one_torch_thread_and_restores_it():
-    import torch
     before = torch.get_num_threads()
     torch.set_num_threads(2)
     seen = []
-    spec = "ppo:" + os.path.join(ROOT, "checkpoints", "i_doubt_it_bc_ppo", "policy_fp16.pt")
+    spec = "ppo:" + checkpoint("i_doubt_it_bc_ppo/policy_fp16.pt")
     config = TournamentConfig(game="i_doubt_it", agents=(spec, "random"), games=4, seed=3, workers=1)
     try:
         run_tournament(config, progress=False, log_games=False,
