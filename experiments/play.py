@@ -50,7 +50,7 @@ RANK_NAMES = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives
 RANK_NAME = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
              "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 RANK_ORDER = "A23456789TJQK"
-PREMIUM_LEGEND = "premium squares: y tile x2, g tile x3, b meld x3, r meld x2; r c start; 8D* = joker as 8D"
+PREMIUM_LEGEND = "premium squares: y/g tile x2/x3, r/b meld x2/x3, r/c start; 8D* = joker as 8D"
 """Ginny-O's premium squares (GO-2, GO-3) as the board text shows them."""
 GAME_TITLES = {"rummy": "Rummy", "tongits": "Tongits", "i_doubt_it": "I Doubt It",
                "contract_rummy": "Contract Rummy", "ginny_o": "Ginny-O"}

@@ -250,7 +250,7 @@ def test_contract_rummy_deal_end_shows_penalties_and_the_contract_in_words():
 
 def test_ginny_o_end_shows_rack_penalties_and_the_board_has_a_legend():
     rc, out, _ = run(["ginny_o", "--seed", "3", "--opponents", "heuristic"])
-    assert rc == 0 and "premium squares: y tile x2" in out and "your rack (7 tiles): " in out
+    assert rc == 0 and "premium squares: y/g tile x2/x3" in out and "your rack (7 tiles): " in out
     result = out[out.index("The game is over"):]
     assert re.search(r"you -?\d+ - \d+ = -?\d+, player_1 -?\d+ - \d+ = -?\d+", result)
 
