@@ -29,39 +29,54 @@ Text forms: ``draw stock``, ``take discard``, ``take discard 3``, ``meld 7H 8H J
 
 Observation (float32; seat-relative: "relative seat" r = (seat - me) mod n, r = 0 is me;
 n = num_players, M = 3n, D = len(deals)); slices in order (length 1,691 by default;
-``rummy_env.games.contract_rummy._obs_layout(options)`` gives every offset):
+``rummy_env.games.contract_rummy._obs_layout(options)`` gives every offset). Ranges:
+``{0,1}`` binary, ``a..b`` integers (``inf``: no bound), ``[a, b]`` reals;
+:func:`observation_ranges` is the same table as code, and ``tests/test_observation_ranges.py``
+checks random play against it:
 
-==================  ==============  ==========================================================
-slice               length          content
-==================  ==============  ==========================================================
-hand                53              my card counts (index c = 13*suit + rank-1, 52 = jokers)
-pile_counts         53              counts of every card in the discard pile (public, CR-6)
-pile_top            8 x 53          one-hot of the pile's top 8 cards, top first (deep takes)
-table_cards         53              counts of pieces on the table (natural cards; 52 = jokers)
-table_jokers        52              cards that a swappable joker (in a run) stands for (CR-22)
-melds               M x (54 + n)    per meld slot @k: present, is set, is run, rank one-hot 13
-                                    (sets), suit one-hot 4 (runs), lo one-hot 14, hi one-hot 14
-                                    (run positions 1..14), suits present 4 (sets, dead jokers'
-                                    suits included, CR-24), jokers in it, size / 14, owner
-                                    (relative seat one-hot n)
-picked_up           n x 53          cards each seat took from the pile and has not played since
-                                    (public knowledge, CR-6; relative seats)
-must_use            53              one-hot of the must-use card (CR-12)
-banned              53              one-hot of the banned text (CR-26)
-deal_index          D               one-hot of the deal being played
-contract            7               one-hot of its contract 1..7 (CR-7)
-phase               4               draw, contract, place, play (all 0 once the match is over)
-pile_size           1               cards in the pile
-stock_size          1               cards in the stock
-down                n               seat is down (relative seats)
-hand_sizes          n               cards in each hand
-scores              n               penalty totals / 100 (CR-31)
-dealer              n               dealer one-hot (relative)
-contract_laid       2               sets and runs of the contract laid this turn (CR-15)
-flags               3               freed joker in hand (CR-23), went down this turn (CR-22),
-                                    my turn
-turns               1               turns completed this deal / max_turns_per_deal (CR-33)
-==================  ==============  ==========================================================
+=============  ===========  ============  ========================================================
+slice          length       range         content
+=============  ===========  ============  ========================================================
+hand           53           ``0..6``      my card counts (index c = 13*suit + rank-1, 52 = jokers;
+                                          up to num_decks copies, 2 jokers per deck)
+pile_counts    53           ``0..6``      counts of every card in the discard pile (public, CR-6)
+pile_top       8 x 53       ``{0,1}``     one-hot of the pile's top 8 cards, top first (deep
+                                          takes)
+table_cards    53           ``0..6``      counts of pieces on the table (natural cards; 52 =
+                                          jokers)
+table_jokers   52           ``0..3``      per card: how many swappable jokers (in runs) stand for
+                                          it (CR-22)
+melds          M x (54 + n)  ``[0, 6]``    per meld slot @k: present, is set, is run, rank one-hot
+                                          13 (sets), suit one-hot 4 (runs), lo one-hot 14, hi one-
+                                          hot 14 (run positions 1..14), suits present 4 (sets,
+                                          dead jokers' suits included, CR-24), all {0,1}; jokers
+                                          in it (a count, 0..6); size / 14 (in [0, 1]); owner
+                                          (relative seat one-hot n)
+picked_up      n x 53       ``0..6``      per relative seat, per card (52 = jokers): how many of
+                                          that card the seat is publicly known to hold. It rises
+                                          by one for each card the seat takes from the pile
+                                          (CR-11, CR-12, deep takes included) and, at index 52,
+                                          for each joker it frees with ``swap`` (CR-22, CR-23); it
+                                          falls by one (not below 0) whenever the seat discards,
+                                          melds or lays off a card of that identity (any joker for
+                                          index 52); it restarts at 0 every deal
+must_use       53           ``{0,1}``     one-hot of the must-use card (CR-12)
+banned         53           ``{0,1}``     one-hot of the banned text (CR-26)
+deal_index     D            ``{0,1}``     one-hot of the deal being played
+contract       7            ``{0,1}``     one-hot of its contract 1..7 (CR-7)
+phase          4            ``{0,1}``     draw, contract, place, play (all 0 once the match is
+                                          over)
+pile_size      1            ``0..inf``    cards in the pile
+stock_size     1            ``0..inf``    cards in the stock
+down           n            ``{0,1}``     seat is down (relative seats)
+hand_sizes     n            ``0..inf``    cards in each hand
+scores         n            ``[0, inf]``  penalty totals / 100 (CR-31)
+dealer         n            ``{0,1}``     dealer one-hot (relative)
+contract_laid  2            ``0..3``      sets and runs of the contract laid this turn (CR-15)
+flags          3            ``{0,1}``     freed joker in hand (CR-23), went down this turn
+                                          (CR-22), my turn
+turns          1            ``[0, 1]``    turns completed this deal / max_turns_per_deal (CR-33)
+=============  ===========  ============  ========================================================
 
 Rewards (CR-30, CR-31): ``"points"``: on the step that ends a deal every seat gets minus its
 penalty points for that deal (0 for the seat that went out); the return is minus the match
@@ -76,6 +91,20 @@ import numpy as np
 
 from .base import CardGameEnv, wrap
 from .games.contract_rummy import ContractRummyGame, Options, _obs_layout, catalogue
+
+
+def observation_ranges(options: Options) -> list[tuple[str, int, int, str]]:
+    """The observation table of the module docstring: (slice name, start, stop, range as written
+    there) per slice, for ``options``."""
+    offsets, size = _obs_layout(options)
+    ranges = {"hand": "0..6", "pile_counts": "0..6", "pile_top": "{0,1}", "table_cards": "0..6",
+              "table_jokers": "0..3", "melds": "[0, 6]", "picked_up": "0..6", "must_use": "{0,1}",
+              "banned": "{0,1}", "deal_index": "{0,1}", "contract": "{0,1}", "phase": "{0,1}",
+              "pile_size": "0..inf", "stock_size": "0..inf", "down": "{0,1}", "hand_sizes": "0..inf",
+              "scores": "[0, inf]", "dealer": "{0,1}", "contract_laid": "0..3", "flags": "{0,1}",
+              "turns": "[0, 1]"}
+    stops = list(offsets.values())[1:] + [size]
+    return [(name, start, stop, ranges[name]) for (name, start), stop in zip(offsets.items(), stops)]
 
 
 class raw_env(CardGameEnv):

@@ -13,27 +13,39 @@ Actions (23,509 ids, GO-40..GO-44): 0 ``draw``, 1 ``pass``, 2 ``commit``; 3-55 `
 15 x (row - 1) + column, A-O = 0-14). The mask is exact: a ``place`` is legal only if the play
 can still be completed (GO-43); placements go in reading order.
 
-Observation (float32, length ``3375 + 229 + 3n``; n = num_players), in this order:
+Observation (float32, length ``3375 + 221 + 3n``; n = num_players), in this order. Ranges:
+``{0,1}`` binary, ``a..b`` integers (``inf``: no bound), ``[a, b]`` reals;
+:func:`observation_ranges` is the same list as code, and ``tests/test_observation_ranges.py``
+checks random play against it.
 
-- ``[0, 3375)``: the board, ``BOARD_PLANES`` = 15 planes of 15x15, channels first
-  (``obs[:3375].reshape(OBS_BOARD_SHAPE)``, plane[p, row, col]); this turn's placements are on
-  the board. Planes:
-  0 occupied; 1 rank / 13 of the card the tile stands for (a joker's declared card);
-  2-5 suit one-hot C D H S; 6 joker; 7 yellow (tile x2); 8 green (tile x3); 9 red (start square,
-  meld x2); 10 blue (meld x3); 11 centre H8; 12 group id + 1 of committed tiles (GO-25; 0
-  elsewhere); 13 placed this turn; 14 open start square (an empty red square where a new group
-  may start; only H8 while the board is empty).
-- ``[3375, 3428)``: own rack, count per tile (52 cards, JK), placed tiles excluded.
-- ``[3428, 3481)``: tiles chosen this turn for an exchange (own, while acting).
-- ``[3481, 3534)``: the tile drawn this turn, one-hot (own, while acting).
-- ``[3534, 3587)``: unseen tile counts: what the sets hold minus the board and own rack
+The board, ``[0, 3375)``: ``BOARD_PLANES`` = 15 planes of 15x15, channels first
+(``obs[:3375].reshape(OBS_BOARD_SHAPE)``, plane[p, row, col]); this turn's placements are on
+the board. Planes:
+
+- ``[0, 225)`` ``{0,1}`` plane 0: occupied.
+- ``[225, 450)`` ``[0, 1]`` plane 1: rank / 13 of the card the tile stands for (a joker's
+  declared card).
+- ``[450, 2700)`` ``{0,1}`` planes 2-11: 2-5 suit one-hot C D H S; 6 joker; 7 yellow (tile
+  x2); 8 green (tile x3); 9 red (start square, meld x2); 10 blue (meld x3); 11 centre H8.
+- ``[2700, 2925)`` ``0..inf`` plane 12: group id + 1 of committed tiles (GO-25; 0 elsewhere).
+- ``[2925, 3375)`` ``{0,1}`` planes 13-14: 13 placed this turn; 14 open start square (an empty
+  red square where a new group may start; only H8 while the board is empty).
+
+Then:
+
+- ``[3375, 3428)`` ``0..8`` own rack, count per tile (52 cards, JK), placed tiles excluded.
+- ``[3428, 3481)`` ``0..8`` tiles chosen this turn for an exchange (own, while acting).
+- ``[3481, 3534)`` ``{0,1}`` the tile drawn this turn, one-hot (own, while acting).
+- ``[3534, 3587)`` ``0..8`` unseen tile counts: what the sets hold minus the board and own rack
   (other racks and the box together; never split).
-- ``[3587, 3592)``: phase one-hot (start, exchange, play), drew this turn, box empty at turn
-  start.
-- next ``n``: scores / 100 from this seat on (running; final once the game is over);
-  next ``n``: rack sizes / 7; next ``n``: to-play one-hot, both from this seat on.
-- last 4: box size / tiles in play, turns without a play / the stall limit (GO-36),
-  turns / ``max_turns`` (0 without a cap), board tiles / tiles in play.
+- ``[3587, 3592)`` ``{0,1}`` phase one-hot (start, exchange, play), drew this turn, box empty
+  at turn start.
+- ``[3592, 3592 + n)`` ``[-inf, inf]`` scores / 100 from this seat on (running; final once the
+  game is over).
+- ``[3592 + n, 3592 + 2n)`` ``[0, inf]`` rack sizes / 7, from this seat on.
+- ``[3592 + 2n, 3592 + 3n)`` ``{0,1}`` to-play one-hot, from this seat on.
+- ``[3592 + 3n, 3596 + 3n)`` ``[0, 1]`` box size / tiles in play, turns without a play / the
+  stall limit (GO-36), turns / ``max_turns`` (0 without a cap), board tiles / tiles in play.
 
 Rewards (GO-37, GO-38): 0 until the end; "rank": 1 - 2(p-1)/(n-1) for place p (ties share);
 "score_diff": final score minus the others' mean. A ``max_turns`` cap truncates.
@@ -53,6 +65,20 @@ from .games.ginny_o import (BOARD_PLANES, NUM_ACTIONS, OBS_BOARD_SHAPE, OBS_BOAR
                             Options, obs_size)
 
 __all__ = ["env", "raw_env", "BOARD_PLANES", "OBS_BOARD_SHAPE", "OBS_BOARD_SIZE"]
+
+
+def observation_ranges(options: Options) -> list[tuple[str, int, int, str]]:
+    """The observation list of the module docstring: (offset as written there, start, stop,
+    range as written there) per block, for ``options.num_players``."""
+    n = options.num_players
+    fixed = [(0, 225, "{0,1}"), (225, 450, "[0, 1]"), (450, 2700, "{0,1}"), (2700, 2925, "0..inf"),
+             (2925, 3375, "{0,1}"), (3375, 3428, "0..8"), (3428, 3481, "0..8"), (3481, 3534, "{0,1}"),
+             (3534, 3587, "0..8"), (3587, 3592, "{0,1}")]
+    per_seat = [("``[3592, 3592 + n)``", 3592, 3592 + n, "[-inf, inf]"),
+                ("``[3592 + n, 3592 + 2n)``", 3592 + n, 3592 + 2 * n, "[0, inf]"),
+                ("``[3592 + 2n, 3592 + 3n)``", 3592 + 2 * n, 3592 + 3 * n, "{0,1}"),
+                ("``[3592 + 3n, 3596 + 3n)``", 3592 + 3 * n, 3596 + 3 * n, "[0, 1]")]
+    return [(f"``[{start}, {stop})``", start, stop, text) for start, stop, text in fixed] + per_seat
 
 
 class raw_env(CardGameEnv):
