@@ -1,4 +1,4 @@
-"""I Doubt It (``../shared/rules/i_doubt_it.md``): scenario checks 1-15, PettingZoo API, random
+"""I Doubt It (docs/rules/i_doubt_it.md): scenario checks 1-15, PettingZoo API, random
 games against an independent legality reference, hidden information, round trips, texts."""
 from __future__ import annotations
 
@@ -324,29 +324,35 @@ def test_deal_sizes_and_dealer(n, sizes):
 
 # ---------------------------------------------------------------------------------------------
 # independent reference legality
-_REF_TABLES: dict[tuple[int, bool], tuple[np.ndarray, list[list[int]]]] = {}
-_RANK_INDEX = {t: i for i, t in enumerate(RANKS)}
+_REF_TABLES: dict[tuple[int, bool], np.ndarray] = {}
 
 
-def reference_table(game) -> tuple[np.ndarray, list[list[int]]]:
-    """Per action id, the cards per rank it puts down, read back from its canonical text
-    (99 for ``doubt``/``pass``, which never put cards down)."""
+def reference_table(game) -> np.ndarray:
+    """Per action id, the cards of each rank it puts down, laid out from the rules alone (the
+    action ids of docs/rules/i_doubt_it.md), not from the engine's texts or tables: 0 ``doubt`` and
+    1 ``pass`` (99: never a play), then every multiset of 1..m ranks, by number of cards, then
+    lexicographically by rank index (A=0 .. K=12); last, with ``wrong_rank_claims``, ``misclaim``,
+    which needs no particular card (DI-13)."""
     key = (game.options.max_cards_per_play, game.options.wrong_rank_claims)
     if key not in _REF_TABLES:
-        rows = []
-        for a in range(game.num_actions):
-            words = game.action_to_text(a).split()
-            row = [0] * 13 if words[0] in ("play", "misclaim") else [99] * 13
-            for w in words[1:]:
-                row[_RANK_INDEX[w]] += 1
-            rows.append(row)
-        _REF_TABLES[key] = (np.array(rows, dtype=np.int16), rows)
+        rows = [[99] * 13, [99] * 13]
+        for k in range(1, key[0] + 1):
+            for ranks in itertools.combinations_with_replacement(range(13), k):
+                row = [0] * 13
+                for r in ranks:
+                    row[r] += 1
+                rows.append(row)
+        if key[1]:
+            rows.append([0] * 13)
+        _REF_TABLES[key] = np.array(rows, dtype=np.int16)
     return _REF_TABLES[key]
 
 
-def reference_mask(game, rng=np.random.default_rng(5)) -> np.ndarray:
+def reference_mask(game) -> np.ndarray:
     """Legal actions from the rules alone: doubt/pass in a window (DI-19); in the play phase
     every play of 1..m cards whose ranks the hand holds (DI-6..DI-8) and misclaim (DI-13)."""
+    need = reference_table(game)
+    assert len(need) == game.num_actions
     mask = np.zeros(game.num_actions, dtype=np.int8)
     if game.done:
         return mask
@@ -354,15 +360,8 @@ def reference_mask(game, rng=np.random.default_rng(5)) -> np.ndarray:
         mask[:2] = 1
         return mask
     hc = game.hand_cards[game.current_player]
-    held = Counter({r: 0 for r in range(13)})
-    for c in range(52):
-        held[c % 13] += hc[c]
-    need, rows = reference_table(game)
-    counts = np.array([held[r] for r in range(13)], dtype=np.int16)
-    mask[:] = (need <= counts).all(axis=1)
-    if rng.random() < 0.01:   # slow brute force, action by action, on a sample of positions
-        brute = [int(all(held[r] >= c for r, c in enumerate(row))) for row in rows]
-        assert brute == mask.tolist()
+    held = np.asarray(hc).reshape(4, 13).sum(axis=0)   # card id = 13 * suit + rank index
+    mask[:] = (need <= held).all(axis=1)
     return mask
 
 
