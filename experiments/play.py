@@ -54,6 +54,7 @@ PREMIUM_LEGEND = "premium squares: y/g tile x2/x3, r/b meld x2/x3, r/c start; 8D
 """Ginny-O's premium squares (GO-2, GO-3) as the board text shows them."""
 GAME_TITLES = {"rummy": "Rummy", "tongits": "Tongits", "i_doubt_it": "I Doubt It",
                "contract_rummy": "Contract Rummy", "ginny_o": "Ginny-O"}
+ANSI_CODE = re.compile(r"\033\[[0-9;]*m")
 NEW_HAND_EVENT = re.compile(r"^round \d+: ")
 """An event that opens the next round (Rummy's deal): shown after the last round's result."""
 
@@ -191,7 +192,7 @@ def status_lines(view: dict) -> list[str]:
             lines.append(f"round {view.get('rounds_played', 0) + 1} ({goal}), "
                          f"dealer {seat_name(view.get('dealer', 0), seat)}")
         if me and view.get("rummy_possible") and view.get("phase") == "play":
-            lines.append("going out this turn is rummy: double points")
+            lines.append("going out this turn would be rummy: double points")
         if view.get("turnovers"):
             lines.append(f"the stock has been turned over {plural(view['turnovers'], 'time')}")
         if me and view.get("taken_card"):
@@ -244,7 +245,7 @@ def wrap(items: Sequence[str], indent: str = "  ", sep: str = "   ", width: int 
     """``items`` joined by ``sep`` into lines of at most ``width`` characters."""
     lines, line = [], indent
     for item in items:
-        if line.strip() and len(line) + len(sep) + len(item) > width:
+        if line.strip() and len(ANSI_CODE.sub("", line + sep + item)) > width:
             lines.append(line)
             line = indent
         line += (sep if line.strip() else "") + item
@@ -290,7 +291,8 @@ def format_i_doubt_it(view: dict, style: "Style") -> str:
                      f"\"{said}\" - doubt it or pass")
     if not view.get("done"):
         rank = view.get("rank")
-        lines.append(f"next play must claim: {RANK_NAMES.get(rank, rank)}")
+        held = sum(1 for t in view.get("hand", []) if t[:-1] == rank)
+        lines.append(f"next play must claim: {RANK_NAMES.get(rank, rank)} (you hold {held})")
     reveal = view.get("last_reveal")
     if reveal:
         lines.append(f"last doubt: {seat_name(reveal['seat'], seat)} showed {' '.join(reveal['cards'])} "
@@ -526,7 +528,10 @@ class Session:
             agent.reset(s, base_seed + 1000 + s)
         totals = {a: 0.0 for a in raw.possible_agents}
         human = raw.possible_agents[ns.seat]
-        opp = ", ".join(f"player_{s} ({spec})" for s, spec in zip(self.agents, self.opponent_specs))
+        if len(set(self.opponent_specs)) == 1:
+            opp = ", ".join(f"player_{s}" for s in self.agents) + f" ({self.opponent_specs[0]})"
+        else:
+            opp = ", ".join(f"player_{s} ({spec})" for s, spec in zip(self.agents, self.opponent_specs))
         self.say(self.style.bold(f"{title(raw.view(ns.seat))}: you are {human}; "
                                  f"{'opponent' if len(self.agents) == 1 else 'opponents'} {opp}. "
                                  "Type 'help' for help."))
@@ -638,9 +643,8 @@ class Session:
             if len(group) > 4:
                 examples = ", ".join(t for _, t in group[:3])
                 self.say(f"  {verb} ...: {plural(len(group), 'move')} (e.g. {examples})")
-        sample = next((t.split()[1] for _, t in rows if len(t.split()) > 1), "WORD")
-        self.say(f"  type a move's text, or 'moves WORD' to list the moves containing WORD "
-                 f"(e.g. 'moves {sample}')")
+        sample = next((t for _, t in rows if len(t.split()) > 1), rows[0][1])
+        self.say(f"  type a move (e.g. '{sample}'), or 'moves WORD' to list those containing WORD")
 
     def human_turn(self, mask: np.ndarray) -> int:
         raw, seat = self.raw, self.ns.seat

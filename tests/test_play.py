@@ -264,7 +264,7 @@ def test_i_doubt_it_table_shows_pile_claim_and_next_rank_and_sums_up_long_move_l
     assert any(re.search(r'^claim: player_\d played \d cards? saying "\w+ \w+" - doubt it or pass$', t, re.M)
                for t in tables)
     assert any(re.search(r"^next play must claim: (aces|twos|threes|fours|fives|sixes|sevens|eights|"
-                         r"nines|tens|jacks|queens|kings)$", t, re.M) for t in tables)
+                         r"nines|tens|jacks|queens|kings) \(you hold \d\)$", t, re.M) for t in tables)
     for moves in blocks_after(out, "your moves ("):
         assert len(moves.strip().splitlines()) <= 6, moves  # 300+ moves fit an 80x24 screen
     assert re.search(r"(you|player_\d) got rid of every card first and wins?\.", out)
@@ -300,6 +300,8 @@ def test_status_shows_words_not_internal_fields(game):
 def test_one_opponent_is_named_in_the_singular():
     _, out, _ = run(["rummy", "--seed", "1", "--opponents", "random"], ["quit"])
     assert "opponent player_1 (random)" in out and "opponents" not in out.splitlines()[0]
+    _, out, _ = run(["i_doubt_it", "--seed", "1", "--opponents", "random"], ["quit"])
+    assert "opponents player_1, player_2, player_3 (random)" in out
 
 
 def test_ginny_o_board_keeps_its_grid_with_jokers_and_has_a_legend():
