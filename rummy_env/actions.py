@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+_INTEGER_TYPES = (np.integer, int)
 _NOT_ALLOWED = re.compile(r"[^\x20-\x7e\t\n\r\x0b\x0c]")
 """A character outside printable ASCII and ASCII whitespace."""
 
@@ -49,7 +50,7 @@ def check_action_id(action, num_actions: int) -> int:
     """``action`` as an ``int`` if it is an action id ``0..num_actions-1`` (a Python or numpy
     integer, not a bool); ``ValueError`` for anything else (floats, NaN, strings, ``None``)."""
     if type(action) is not int:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        if type(action) is bool or not isinstance(action, _INTEGER_TYPES):
             raise ValueError(f"action {action!r} is not an action id: ids are integers 0..{num_actions - 1}")
         action = int(action)
     if not 0 <= action < num_actions:
