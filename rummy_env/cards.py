@@ -52,6 +52,8 @@ def parse_card(text: str, allow_joker: bool = False) -> int:
     if not isinstance(text, str):
         raise ValueError(f"bad card {text!r}: card texts are strings such as '7H'")
     t = text.strip().upper()
+    if not text.isascii():
+        raise ValueError(f"bad card {text!r}: card texts are ASCII, e.g. '7H', 'TS', '10D'")
     if t == "JK":
         if allow_joker:
             return JOKER

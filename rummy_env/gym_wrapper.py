@@ -36,6 +36,7 @@ from gymnasium import spaces
 
 from agents.base import Agent, RandomAgent
 
+from .actions import check_action_id
 from .registry import game_module
 
 
@@ -142,9 +143,7 @@ class SingleAgentEnv(gym.Env):
         game = self.game
         if self._ended or game.done:
             raise ValueError("the episode is over: call reset()")
-        a = int(action)
-        if a != action or not 0 <= a < self.action_space.n:
-            raise ValueError(f"action {action!r} is outside the action space 0..{self.action_space.n - 1}")
+        a = check_action_id(action, self.action_space.n)
         if not game.legal_mask()[a]:
             text = game.action_to_text(a)
             if not self.illegal_action_penalty:

@@ -314,3 +314,25 @@ def test_unknown_reset_options_are_refused(game):
         _same(_snapshot(env), before, f"after reset(options={options!r})")
     env.reset(seed=3, options={"deal": None, "options": 1})  # what PettingZoo's api_test passes
     _same(_snapshot(env), before)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_single_agent_gym_env_refuses_anything_but_an_action_id(game):
+    """The Gymnasium wrapper uses the same id check as the AEC env: ``ValueError``, never
+    ``OverflowError`` or ``TypeError``, and the episode goes on."""
+    from rummy_env.gym_wrapper import SingleAgentEnv
+    env = SingleAgentEnv(game, seat=0, **SMALL_OPTIONS[game])
+    obs, info = env.reset(seed=0)
+    for bad in NOT_ACTION_IDS:
+        with pytest.raises(ValueError):
+            env.step(bad)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    env.step(np.int64(legal))
+
+
+@pytest.mark.parametrize("text", ["7\u017f", "\u0667H", "7H\u200b", "\uff17H"])
+def test_card_texts_are_ascii(text):
+    """``cards.parse_card`` reads deals too: ``'7ſ'`` upper-cases to ``'7S'`` and must be refused."""
+    from rummy_env.cards import parse_card
+    with pytest.raises(ValueError, match="bad card"):
+        parse_card(text)
