@@ -7,7 +7,9 @@
 the learner and lets random agents (or ``--opponent heuristic``) play the others; its
 ``action_masks()`` method is what ``MaskablePPO`` asks for, so no extra wrapper is needed. After
 training, the greedy masked policy plays ``--eval-episodes`` episodes and the win share is printed
-(1 for a sole best return, 1/k when k seats share it; 1/n is par). ``--save`` writes sb3's zip.
+(1 for a sole best return, 1/k when k seats share it; 1/n is par). The result, the arguments
+and :func:`experiments.io.provenance` (git commit, dirty flag, command line) go to ``--out``
+(JSON, default ``runs/maskable_ppo_<game>_s<seed>.json``). ``--save`` writes sb3's zip.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import time
 import numpy as np
 
 from agents.registry import make_agent
+from experiments import io
 from experiments.options import parse_env_options
 from experiments.train_ppo import win_share
 from rummy_env.gym_wrapper import SingleAgentEnv
@@ -55,6 +58,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--eval-episodes", type=int, default=100)
     parser.add_argument("--save", default="", help="path of sb3's model zip (optional)")
+    parser.add_argument("--out", default="", help="result JSON (default runs/maskable_ppo_<game>_s<seed>.json)")
     args = parser.parse_args(argv)
 
     import torch
@@ -74,8 +78,11 @@ def main(argv: list[str] | None = None) -> dict:
     after = evaluate(model, eval_env, args.eval_episodes, 10_000)
     if args.save:
         model.save(args.save)
-    result = {"timesteps": args.timesteps, "seconds": round(seconds, 1), "win_share_before": before[0],
-              "win_share_after": after[0], "return_before": before[1], "return_after": after[1]}
+    result = {"game": args.game, "options": options, "opponent": args.opponent, "timesteps": args.timesteps,
+              "seconds": round(seconds, 1), "eval_episodes": args.eval_episodes, "win_share_before": before[0],
+              "win_share_after": after[0], "return_before": before[1], "return_after": after[1],
+              "args": vars(args), **io.provenance()}
+    io.write_json(args.out or f"runs/maskable_ppo_{args.game}_s{args.seed}.json", result)
     print(f"MaskablePPO {args.game} vs {args.opponent}: {args.timesteps} learner steps in {seconds:.0f}s; "
           f"greedy win share {before[0]:.3f} -> {after[0]:.3f}, mean return {before[1]:.3f} -> {after[1]:.3f} "
           f"over {args.eval_episodes} episodes")
