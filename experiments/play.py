@@ -208,7 +208,8 @@ def status_lines(view: dict) -> list[str]:
         if view.get("caller", -1) >= 0:
             lines.append(f"{seat_name(view['caller'], seat)} called a draw: challenge (show hands, lowest "
                          "points wins) or fold")
-        secrets = [f"{seat_name(i, seat)} {plural(k, 'secret meld')}" for i, k in enumerate(view.get("secrets", [])) if k]
+        secrets = [f"{seat_name(i, seat)} {plural(k, 'secret meld')}"
+                   for i, k in enumerate(view.get("secrets", [])) if k]
         if secrets:
             lines.append("face-down (secret) melds: " + ", ".join(secrets))
         if me and view.get("taken"):
@@ -382,7 +383,8 @@ def score_changes(before: Sequence, after: Sequence, seat: int) -> str:
     parts = []
     for i, (old, new) in enumerate(zip(before, after)):
         delta = new - old
-        parts.append(f"{seat_name(i, seat)} {number(new)}" + (f" ({'+' if delta > 0 else ''}{number(delta)})" if delta else ""))
+        change = f" ({'+' if delta > 0 else ''}{number(delta)})" if delta else ""
+        parts.append(f"{seat_name(i, seat)} {number(new)}{change}")
     return "scores: " + ", ".join(parts)
 
 

@@ -923,7 +923,8 @@ class TongitsGame:
             "points": [self.hand_points(s) for s in range(3)],
             "hands": list(self.hands), "melds": [m[:] for m in self.melds],
         }
-        self._event(w, "wins the hand:", HAND_END_TEXT[how] + (f" (player_{burned} is burned)" if burned >= 0 else ""))
+        burn_text = f" (player_{burned} is burned)" if burned >= 0 else ""
+        self._event(w, "wins the hand:", HAND_END_TEXT[how] + burn_text)
         self.hand_index += 1
         if self.hand_index >= self.options.hands_per_match:
             self.done = True
