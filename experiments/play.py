@@ -69,7 +69,9 @@ Answer with:
   hint            what the rule-based agent would play here
   view            show the table again
   help            this text
-  quit            leave the game"""
+  quit            leave the game (Ctrl-C or Ctrl-D also leave)
+Melds on the table are numbered @0, @1, ... as in the moves ('layoff 7H @0').
+After each hand its result is shown; press Enter to go on."""
 
 
 class QuitGame(Exception):
@@ -149,9 +151,9 @@ def group_by_suit(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 card``, ``2 cards``; ``many`` for irregular plurals."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
+def plural(count: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{count} {word if count == 1 else word + 's'}"
 
 
 def seat_name(i: int, seat: int) -> str:
@@ -261,7 +263,7 @@ def title(view: dict) -> str:
     return GAME_TITLES.get(key, key)
 
 
-def format_i_doubt_it(view: dict, style: "Style") -> str:
+def format_i_doubt_it(view: dict, style: Style) -> str:
     """I Doubt It's table: hand sizes, the face-down pile, the claim being doubted, the rank due
     next and the cards known to be in other hands (DI-9, DI-14, DI-20); no stock or discard pile."""
     seat, to_play = view.get("seat", 0), view.get("to_play", -1)

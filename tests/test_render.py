@@ -1,6 +1,8 @@
 """Pictures of a view: ``rummy_env.render`` (RGB frames and HTML), on built views and real games."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -162,3 +164,13 @@ def test_i_doubt_it_rgb_frame_depends_on_the_claim():
 def test_html_meld_numbers_match_the_action_text():
     out = view_to_html(make_view())
     assert ">@0<" in out and ">@1<" in out and ">#0<" not in out
+
+
+def test_i_doubt_it_ansi_shows_pile_and_pending_claim_in_words():
+    env = make_env("i_doubt_it", render_mode="ansi")
+    env.reset(seed=1)
+    env.step(env.unwrapped.text_to_action("play " + env.unwrapped.view(env.agent_selection)["hand"][0][:-1]))
+    text = env.render()
+    assert re.search(r"^pile: 1 card face down; next claim: \w$", text, re.M)
+    assert re.search(r'^pending: player_\d claims "one \w+"; passed so far: nobody$', text, re.M)
+    assert "stock" not in text and "card(s)" not in text

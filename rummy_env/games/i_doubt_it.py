@@ -29,6 +29,7 @@ import numpy as np
 
 from ..actions import action_text_error, check_action_id, split_words
 from ..cards import CARD_TEXT, NUM_CARDS, RANKS, make_pack, parse_card, parse_rank, sort_key
+from ..rng import copy_rng, fresh_rng
 
 GAME_NAME = "i_doubt_it_v0"
 DOUBT, PASS, FIRST_PLAY = 0, 1, 2
@@ -827,14 +828,15 @@ class IDoubtItGame:
         v = self.view(seat)
         lines = [f"I Doubt It -- player_{seat}'s view; phase {v['phase']}"
                  + ("" if v["done"] else f", player_{v['to_play']} to act")]
-        lines.append(f"pile: {v['pile_size']} card(s) face down; next claim: {v['rank']}")
+        lines.append(f"pile: {_cards(v['pile_size'])} face down; next claim: {v['rank']}")
         if v["claim"]:
             c = v["claim"]
-            lines.append(f"pending: player_{c['seat']} claims {c['count']} x {c['rank']}; "
-                         f"passed so far: {v['window']['passed']}")
+            passed = ", ".join(f"player_{p}" for p in v["window"]["passed"]) or "nobody"
+            lines.append(f"pending: player_{c['seat']} claims "
+                         f"{_claim_words(c['count'], RANKS.index(c['rank']))}; passed so far: {passed}")
         for s in range(self.num_players):
             tag = f" out (place {v['places'][s]})" if v["out"][s] else (f" place {v['places'][s]}" if v["places"][s] else "")
-            lines.append(f"  player_{s}: {v['hand_sizes'][s]} card(s){tag}")
+            lines.append(f"  player_{s}: {_cards(v['hand_sizes'][s])}{tag}")
         lines.append("hand: " + " ".join(v["hand"]))
         if v["own_pile"]:
             lines.append("my cards in the pile: " + " ".join(v["own_pile"]))
@@ -932,7 +934,79 @@ class IDoubtItGame:
         return g
 
     def clone(self) -> "IDoubtItGame":
-        return IDoubtItGame.from_dict(self.to_dict())
+        """An independent copy in the same state, copied directly (tables, masks and the
+        replaced-not-changed records ``last_reveal`` and ``final_rewards`` are shared)."""
+        g = object.__new__(IDoubtItGame)
+        g.__dict__.update(self.__dict__)
+        g.rng = copy_rng(self.rng)
+        for name in ("hand_cards", "hand_ranks", "known", "stats", "own_pile"):
+            setattr(g, name, [row[:] for row in getattr(self, name)])
+        for name in ("hand_size", "pile", "pile_owner", "window", "out", "places", "out_order", "known_total"):
+            setattr(g, name, getattr(self, name)[:])
+        if self.pending_known is not None:
+            g.pending_known = self.pending_known[:]
+        g.events = deque(self.events, maxlen=MAX_EVENTS)
+        g._vec = self._vec.copy()
+        g._mv = memoryview(g._vec)
+        return g
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> "IDoubtItGame":
+        """An independent copy in which everything ``seat`` cannot see is dealt again uniformly
+        among the deals consistent with what it has seen: the other hands and the face-down pile
+        cards it did not play itself (DI-21) are shuffled over the same slots, keeping every hand
+        and pile size, each seat's publicly known cards (``known``: cards revealed by a doubt and
+        taken, DI-20) and, during a doubt window, the cards the pending player was known to hold
+        before its play, which lie anywhere among its hand and the cards just played (so the
+        claim's truth is re-dealt too). Not tracked by the engine, and so not kept: which of
+        ``seat``'s own pile cards went to the seat that took that pile. The copy's generator is
+        drawn from ``rng``."""
+        g = self.clone()
+        g.rng = fresh_rng(rng)
+        n = self.num_players
+        pile, owner = self.pile, self.pile_owner
+        pending = self.pending if self.phase == DOUBT_PHASE else -1
+        played = len(pile) - self.pending_k if pending >= 0 else len(pile)
+        fixed = {}
+        pool = []
+        for s in range(n):
+            if s == seat:
+                continue
+            need = list(self.pending_known if s == pending else self.known[s])
+            region = [c for c, x in enumerate(self.hand_cards[s]) for _ in range(x)]
+            if s == pending:
+                region += pile[played:]
+            keep = []
+            for c in region:
+                if need[c % 13]:
+                    need[c % 13] -= 1
+                    keep.append(c)
+                else:
+                    pool.append(c)
+            fixed[s] = keep
+        loose = [i for i in range(played) if owner[i] != seat]
+        pool += [pile[i] for i in loose]
+        order = rng.permutation(len(pool)).tolist()
+        pos = 0
+        new_pile = g.pile
+        for s, keep in fixed.items():
+            size = self.hand_size[s] + (self.pending_k if s == pending else 0)
+            cards = keep + [pool[i] for i in order[pos:pos + size - len(keep)]]
+            pos += size - len(keep)
+            if s == pending:
+                cards = [cards[i] for i in rng.permutation(size).tolist()]
+                new_pile[played:] = cards[self.hand_size[s]:]
+                cards = cards[:self.hand_size[s]]
+            hand_cards = [0] * NUM_CARDS
+            hand_ranks = [0] * 13
+            for c in cards:
+                hand_cards[c] += 1
+                hand_ranks[c % 13] += 1
+            g.hand_cards[s] = hand_cards
+            g.hand_ranks[s] = hand_ranks
+        for i, j in zip(loose, order[pos:]):
+            new_pile[i] = pool[j]
+        g._rebuild()
+        return g
 
     def __getstate__(self) -> dict:
         return self.to_dict()
