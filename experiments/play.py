@@ -210,6 +210,8 @@ def status_lines(view: dict) -> list[str]:
         if view.get("caller", -1) >= 0:
             lines.append(f"{seat_name(view['caller'], seat)} called a draw: challenge (show hands, lowest "
                          "points wins) or fold")
+            if me and view.get("legal_actions") == ["fold"]:
+                lines.append("you may only fold: a challenger needs a meld, a secret or four of a kind")
         secrets = [f"{seat_name(i, seat)} {plural(k, 'secret meld')}"
                    for i, k in enumerate(view.get("secrets", [])) if k]
         if secrets:
