@@ -54,6 +54,8 @@ PREMIUM_LEGEND = "premium squares: y/g tile x2/x3, r/b meld x2/x3, r/c start; 8D
 """Ginny-O's premium squares (GO-2, GO-3) as the board text shows them."""
 GAME_TITLES = {"rummy": "Rummy", "tongits": "Tongits", "i_doubt_it": "I Doubt It",
                "contract_rummy": "Contract Rummy", "ginny_o": "Ginny-O"}
+HAND_WORD = {"rummy": "round", "tongits": "hand", "contract_rummy": "deal"}
+"""What each game calls one deal of the cards (its rules' word)."""
 ANSI_CODE = re.compile(r"\033\[[0-9;]*m")
 NEW_HAND_EVENT = re.compile(r"^round \d+: ")
 """An event that opens the next round (Rummy's deal): shown after the last round's result."""
@@ -605,7 +607,8 @@ class Session:
         self.mark, self.scores = hand_mark(view), list(view.get("scores", []))
         if view.get("done"):
             return
-        answer = self.ask("press Enter for the next hand (or type quit) ").strip().lower()
+        word = HAND_WORD.get(str(view.get("game", "")).removesuffix("_v0"), "hand")
+        answer = self.ask(f"press Enter for the next {word} (or type quit) ").strip().lower()
         if answer in ("quit", "exit", "q"):
             raise QuitGame
         for e in held:

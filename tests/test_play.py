@@ -210,7 +210,7 @@ def test_rummy_round_end_is_explained_then_pauses_before_the_next_round():
     rc, out, _ = run(["rummy", "--seed", "5", "--opponents", "heuristic", "--option", "max_rounds=2",
                       "--option", "target_score=0"])
     assert rc == 0
-    first, pause, deal, second = (out.index("\nRound 1"), out.index("press Enter for the next hand"),
+    first, pause, deal, second = (out.index("\nRound 1"), out.index("press Enter for the next round"),
                                   out.index("round 2: "), out.index("\nRound 2"))
     assert first < pause < deal < second  # the next deal is shown after the pause
     result = out[first:pause]
