@@ -1,8 +1,9 @@
 """Play a game against the bots in the terminal: ``rummy-env play <game> [--seat N] [--opponents SPEC]``.
 
 Each turn shows your view (your cards sorted and grouped by suit, the melds on the table with
-their owners, the discard pile, hand sizes and scores; Ginny-O's board through the game's text
-render) and the legal moves, numbered and as text. Answer with a number or with the move's text in
+their owners and ``@k`` numbers, the discard pile, hand sizes, scores and the game's state in words;
+Ginny-O's board with a legend; I Doubt It's pile, pending claim and the rank due) and the legal
+moves, numbered and as text, in columns or summed up when there are many. Answer with a number or with the move's text in
 any case (``discard 7h``, ``meld 10h jh qh``); ``help``, ``hint`` (what the rule-based agent would
 play), ``moves [WORD]`` (list every legal move, or those containing WORD), ``view`` and ``quit`` also
 work. A bad answer gets a message and a new prompt. Your own draws are announced to you ("you draw
