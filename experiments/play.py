@@ -569,7 +569,7 @@ class Session:
                     self.end_of_hand(view)
                 else:
                     self.report_events(view)
-                    self.announce_new_cards(seat, action, hand, view["hand"])
+                    self.announce_new_cards(seat, action, hand, view)
         except QuitGame:
             self.say("You left the game.")
             return 0
@@ -587,15 +587,16 @@ class Session:
             self.say(self.style.dim("  " + e))
         return fresh[cut:]
 
-    def announce_new_cards(self, seat: int, action: int, before: list[str], after: list[str]) -> None:
+    def announce_new_cards(self, seat: int, action: int, before: list[str], view: dict) -> None:
         """Cards that came into your hand and that only you see: ``you draw 7H`` after your draw,
         ``new in your hand: ...`` after a pickup of the pile or an exchange. Taking a face-up card
         is already a public event."""
-        new = sorted((Counter(after) - Counter(before)).elements())
+        new = sorted((Counter(view["hand"]) - Counter(before)).elements())
         text = self.raw.action_to_text(action) if seat == self.ns.seat else ""
         if not new or text.startswith("take"):
             return
-        self.say(("you draw " if text.startswith("draw") else "new in your hand: ") + self.style.cards(new))
+        where = "rack" if "board" in view else "hand"
+        self.say(("you draw " if text.startswith("draw") else f"new in your {where}: ") + self.style.cards(new))
 
     def end_of_hand(self, view: dict) -> None:
         """Explain the hand that just ended (after its last events), then wait for Enter before

@@ -314,3 +314,10 @@ def test_ginny_o_board_keeps_its_grid_with_jokers_and_has_a_legend():
     assert "8D*  8C  8H" in rows[8] and " b   .   .   y" in rows[8]
     assert "premium squares:" in text and "8D* = joker as 8D" in text
     assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_cards_you_pick_up_are_named_to_you():
+    rc, out, _ = run(["i_doubt_it", "--seed", "3", "--opponents", "heuristic"], limit=400)
+    pickups = re.findall(r"^  player_0 takes the pile \((\d+) cards?\)\n(?:  .*\n)*?new in your hand: (.+)$", out, re.M)
+    assert rc == 0 and pickups and len(pickups) == out.count("  player_0 takes the pile")
+    assert all(int(n) == len(cards.split()) for n, cards in pickups)
