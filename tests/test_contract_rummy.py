@@ -504,12 +504,17 @@ def test_scenario_21_match_end():
 
 
 # ---------------------------------------------------------------------- independent reference
-def _pieces_ok(cnt, pieces):
+def _need(pieces):
+    """(card, copies) pairs the pieces take from a hand (a joker piece takes a ``JK``)."""
     need = {}
     for p in pieces:
         c = JOKER if p >= 52 else p
         need[c] = need.get(c, 0) + 1
-    return all(cnt[c] >= k for c, k in need.items())
+    return tuple(need.items())
+
+
+def _pieces_ok(cnt, pieces, need=None):
+    return all(cnt[c] >= k for c, k in (need or _need(pieces)))
 
 
 def ref_melds(cnt, num_jokers, min_run):
@@ -576,6 +581,11 @@ def ref_contracts(game, cnt, a, b, laid_shapes, must, banned, table, stop_first=
     sets = [m for m in cands if kinds[m].kind == ml.SET]
     runs = [m for m in cands if kinds[m].kind == ml.RUN]
     all7 = game.contract == 7 and opts.deal7_all_at_once
+    needs = {m: _need(m) for m in cands}
+
+    def uses_must(m):
+        return (must in m) if must < 52 else any(p >= 52 for p in m)
+
     found = []
 
     def rec(chosen, pool, need_sets, need_runs, start):
@@ -583,9 +593,8 @@ def ref_contracts(game, cnt, a, b, laid_shapes, must, banned, table, stop_first=
             shapes = laid_shapes + [kinds[m] for m in chosen]
             if not _runs_apart(shapes, opts.contract_runs_distinct_suits):
                 return False
-            if must >= 0:
-                if not any((must in m) if must < 52 else any(p >= 52 for p in m) for m in chosen):
-                    return False
+            if must >= 0 and not any(uses_must(m) for m in chosen):
+                return False
             total = sum(cnt)
             if all7:
                 if total > 1 or (total == 1 and banned >= 0 and cnt[banned]):
@@ -596,9 +605,14 @@ def ref_contracts(game, cnt, a, b, laid_shapes, must, banned, table, stop_first=
             found.append(list(chosen))
             return stop_first
         lst = sets if need_sets else runs
+        # The last meld must use the must-use card if no other does, and under deal 7 all at once
+        # leave at most one card in hand: skip the others at once (the checks above would refuse them).
+        last = need_sets + need_runs == 1
+        must_unused = last and must >= 0 and not any(uses_must(m) for m in chosen)
+        min_len = sum(cnt) - 1 if last and all7 else 0
         for i in range(start, len(lst)):
             m = lst[i]
-            if not _pieces_ok(cnt, m):
+            if len(m) < min_len or (must_unused and not uses_must(m)) or not _pieces_ok(cnt, m, needs[m]):
                 continue
             _sub(cnt, m)
             chosen.append(m)
