@@ -27,6 +27,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .actions import check_action_id
+from .rng import copy_rng, fresh_rng, seeded_rng
 
 
 RESET_OPTIONS = ("deal", "options")
@@ -81,7 +82,12 @@ class Game(Protocol):
 
     def text_to_action(self, text: str) -> int: ...
 
-    def clone(self) -> "Game": ...
+    def clone(self) -> "Game":
+        """An independent copy in the same state (its generator too), copied directly."""
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> "Game":
+        """An independent copy in which everything ``seat`` cannot see is dealt again uniformly at
+        random among the deals consistent with what it has seen; its generator is drawn from ``rng``."""
 
     def to_dict(self) -> dict: ...
 
@@ -228,6 +234,42 @@ class CardGameEnv(AECEnv):
             self.agent_selection = self.possible_agents[game.current_player]
         if self.render_mode == "human":
             self.render()
+
+    # -- copies for search ------------------------------------------------------------------
+    def clone(self) -> "CardGameEnv":
+        """An independent raw environment in the same state (game, agents, rewards, cumulative
+        rewards, terminations, truncations, infos, agent to act, options, generator), steppable
+        through the AEC API; stepping either never changes the other."""
+        twin = self._copy_env()
+        twin.game = self.game.clone()
+        twin.np_random = copy_rng(self.np_random)
+        return twin
+
+    def determinize(self, agent: str | int, seed: int) -> "CardGameEnv":
+        """An independent raw environment like :meth:`clone`, in which everything ``agent`` (name
+        or seat) cannot see is dealt again uniformly at random among the deals consistent with
+        what it has seen (each engine's ``determinize`` says what is public). ``agent`` gets the
+        same observation, view and legal actions; the same ``seed`` gives the same world."""
+        seat = agent if isinstance(agent, int) else self.agent_name_mapping[agent]
+        rng = seeded_rng(seed)
+        twin = self._copy_env()
+        twin.game = self.game.determinize(seat, rng)
+        twin.np_random = fresh_rng(rng)
+        return twin
+
+    def _copy_env(self) -> "CardGameEnv":
+        """A copy of this environment's own state, still sharing the game and the generator."""
+        if self.game is None:
+            raise ValueError("call reset() before clone() or determinize()")
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.agents = list(self.agents)
+        twin.rewards = dict(self.rewards)
+        twin._cumulative_rewards = dict(self._cumulative_rewards)
+        twin.terminations = dict(self.terminations)
+        twin.truncations = dict(self.truncations)
+        twin.infos = {agent: dict(info) for agent, info in self.infos.items()}
+        return twin
 
     # -- shared contract helpers -----------------------------------------------------------
     def action_to_text(self, action: int) -> str:

@@ -30,6 +30,7 @@ from ..actions import action_text_error, check_action_id, parse_index, split_wor
 from ..cards import BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, mask_texts, parse_card
 from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
+from ..rng import copy_rng, fresh_rng
 
 # -- action layout (rummy.md "Action ids") -------------------------------------------------------
 NUM_MELD_SLOTS = 17
@@ -854,10 +855,41 @@ class RummyGame:
         g.events = deque(self.events, maxlen=20)
         g._buf = self._buf.copy()
         g._mv = memoryview(g._buf)
-        bit_gen = self.rng.bit_generator
-        twin = type(bit_gen)(0)
-        twin.state = bit_gen.state
-        g.rng = np.random.Generator(twin)
+        g.rng = copy_rng(self.rng)
+        return g
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> "RummyGame":
+        """An independent copy in which every card ``seat`` cannot see (RM-32) is dealt again
+        uniformly at random: the other hands' cards not publicly taken from the discard pile
+        and the stock are shuffled together over the same slots. After an unshuffled turnover
+        (RM-24) the stock order is public and stays; the hidden hand cards are then shuffled
+        among the other hands (exact with two players; with more, which opponent drew which
+        card from that public stock is not tracked). With ``shuffle_turnover`` the turned
+        packet's cards are not kept apart from the cards dealt hidden. The copy's generator
+        for later shuffles is drawn from ``rng``."""
+        g = self.clone()
+        g.rng = fresh_rng(rng)
+        n = self.num_players
+        hidden = [0 if q == seat else self.hands[q] & ~self.known[q] for q in range(n)]
+        public_stock = self.turnovers > 0 and not self.options.shuffle_turnover
+        pool = cards_of(sum(hidden))
+        if not public_stock:
+            pool += self.stock
+        order = rng.permutation(len(pool)).tolist()
+        L, buf = self.layout, g._buf
+        pos = 0
+        for q in range(n):
+            if hidden[q]:
+                size = hidden[q].bit_count()
+                hand = self.known[q]
+                for i in order[pos:pos + size]:
+                    hand |= BIT[pool[i]]
+                pos += size
+                g.hands[q] = hand
+                buf[L.hands + 52 * q:L.hands + 52 * q + 52] = _card_planes([hand])
+        if not public_stock:
+            g.stock = [pool[i] for i in order[pos:]]
+        g._mask = None
         return g
 
     def __getstate__(self) -> dict:
