@@ -27,6 +27,7 @@ import numpy as np
 from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, mask_texts, parse_card
 from ..melds import SET_SUIT_CHOICES, classify, standard_catalogue, catalogue_masks
+from ..rng import copy_rng, fresh_rng
 
 NUM_PLAYERS = 3
 MAX_MELDS = 17
@@ -551,7 +552,74 @@ class TongitsGame:
         return g
 
     def clone(self) -> "TongitsGame":
-        return TongitsGame.from_dict(self.to_dict())
+        """An independent copy in the same state, copied directly (tables and the read-only
+        masks are shared)."""
+        g = object.__new__(TongitsGame)
+        g.__dict__.update(self.__dict__)
+        g.rng = copy_rng(self.rng)
+        for name in ("chips", "discard", "blocked", "known", "responses", "events", "hands", "stock", "sizes",
+                     "fits", "faceup", "secrets"):
+            setattr(g, name, list(getattr(self, name)))
+        g.melds = [list(m) for m in self.melds]
+        priv = g.priv = self.priv.copy()
+        g.hand_arr = priv[:, O_HAND:O_TAKEN]
+        g.ext = priv[:, O_TAKEN:O_MELD_INFO]
+        g.meld_info = priv[:, O_MELD_INFO:O_PRIVATE_END]
+        g.pub = self.pub.copy()
+        g.sa = self.sa.copy()
+        return g
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> "TongitsGame":
+        """An independent copy in which everything ``seat`` cannot see is dealt again uniformly
+        among the deals consistent with what it has seen: the other seats' face-down secrets
+        (TG-12) get ranks whose four cards ``seat`` has not seen, and the other hands' cards not
+        publicly taken from the discard pile (TG-7) and the stock are shuffled over the same slots.
+        Every choice of secret ranks leaves the same number of ways to deal the rest, so drawing
+        the ranks uniformly (ordered, without repeats) and then shuffling is uniform over the
+        consistent deals. Two public facts constrain a hand, and deals breaking them are rejected
+        and drawn again: a seat that took the discard and must meld it now (TG-7) holds two cards
+        that meld with it, and during a call's responses a seat with no meld on the table that has
+        challenged holds four of one rank (TG-20). The copy's generator for later deals is drawn
+        from ``rng``."""
+        g = self.clone()
+        g.rng = fresh_rng(rng)
+        others = [q for q in range(NUM_PLAYERS) if q != seat]
+        hidden = {q: self.hands[q] & ~self.known[q] for q in others}
+        secret_melds = [m for m in g.melds if m[2] and m[0] != seat]
+        unseen = sum(hidden.values()) | sum(BIT[c] for c in self.stock) | sum(m[1] for m in secret_melds)
+        free_ranks = [r for r in range(1, 14) if unseen & RANK_MASK[r] == RANK_MASK[r]]
+        must_hold_four = [q for q in others if self.phase == RESPONSE and self.responses[q] == 1
+                          and self.options.require_meld_to_contest and not self.faceup[q] and not self.secrets[q]]
+        must_meld_taken = self.current_player if self.phase == PICKUP and self.current_player != seat else -1
+        while True:
+            rest = unseen
+            ranks = rng.permutation(free_ranks)[:len(secret_melds)].tolist() if secret_melds else []
+            for r in ranks:
+                rest &= ~RANK_MASK[r]
+            pool = _bits(rest)
+            order = rng.permutation(len(pool)).tolist()
+            pos = 0
+            for q in others:
+                size = popcount(hidden[q])
+                hand = self.known[q]
+                for i in order[pos:pos + size]:
+                    hand |= BIT[pool[i]]
+                pos += size
+                g.hands[q] = hand
+            if all(four_ranks(g.hands[q]) for q in must_hold_four) and (
+                    must_meld_taken < 0 or any(g.hands[must_meld_taken] & pair == pair
+                                               for pair in TAKE_PAIRS[self.taken])):
+                break
+        for m, r in zip(secret_melds, ranks):
+            m[1] = RANK_MASK[r]
+            m[4] = r
+        g.stock = [pool[i] for i in order[pos:]]
+        for q in others:
+            row = g.hand_arr[q]
+            row.fill(0.0)
+            row[_bits(g.hands[q])] = 1.0
+        g._mask = None
+        return g
 
     def __getstate__(self):
         return self.to_dict()
