@@ -38,6 +38,7 @@ PHASES = ("play", "doubt", "over")
 REWARD_MODES = ("winner", "rank")
 AFTER_PICKUP = ("next", "taker")
 MAX_EVENTS = 20
+_CARD_IDS = range(NUM_CARDS)
 
 # ---------------------------------------------------------------------------------------------
 # Absolute state-vector layout (seat s of n). Globals first, then per-seat scalar features as
@@ -972,22 +973,30 @@ class IDoubtItGame:
             if s == seat:
                 continue
             need = list(self.pending_known if s == pending else self.known[s])
-            region = [c for c, x in enumerate(self.hand_cards[s]) for _ in range(x)]
+            counts = self.hand_cards[s]
+            region = list(itertools.compress(_CARD_IDS, counts))
+            if self.options.num_decks > 1:   # second copies
+                region += [c for c in region if counts[c] > 1]
             if s == pending:
                 region += pile[played:]
             keep = []
-            for c in region:
-                if need[c % 13]:
-                    need[c % 13] -= 1
-                    keep.append(c)
-                else:
-                    pool.append(c)
+            if self.known_total[s] or s == pending:
+                for c in region:
+                    if need[c % 13]:
+                        need[c % 13] -= 1
+                        keep.append(c)
+                    else:
+                        pool.append(c)
+            else:
+                pool += region
             fixed[s] = keep
         loose = [i for i in range(played) if owner[i] != seat]
         pool += [pile[i] for i in loose]
         order = rng.permutation(len(pool)).tolist()
         pos = 0
         new_pile = g.pile
+        v = g._vec
+        hand0 = _hand0(n)
         for s, keep in fixed.items():
             size = self.hand_size[s] + (self.pending_k if s == pending else 0)
             cards = keep + [pool[i] for i in order[pos:pos + size - len(keep)]]
@@ -1003,9 +1012,18 @@ class IDoubtItGame:
                 hand_ranks[c % 13] += 1
             g.hand_cards[s] = hand_cards
             g.hand_ranks[s] = hand_ranks
+            v[hand0 + 13 * s:hand0 + 13 * s + 13] = hand_ranks
         for i, j in zip(loose, order[pos:]):
             new_pile[i] = pool[j]
-        g._rebuild()
+        own0 = _own0(n)
+        own_pile = [[0] * 13 for _ in range(n)]
+        for c, s in zip(new_pile, owner):
+            if s >= 0:
+                own_pile[s][c % 13] += 1
+        own_pile[seat] = g.own_pile[seat]
+        g.own_pile = own_pile
+        v[own0:own0 + 13 * n] = [x for row in own_pile for x in row]
+        g._mask = None
         return g
 
     def __getstate__(self) -> dict:
