@@ -27,6 +27,7 @@ import numpy as np
 from .. import melds as ml
 from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import BIT, CARD_TEXT, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card, sort_key
+from ..rng import copy_rng, fresh_rng
 
 CONTRACTS = {1: (10, 2, 0), 2: (10, 1, 1), 3: (10, 0, 2), 4: (10, 3, 0),
              5: (12, 2, 1), 6: (12, 1, 2), 7: (12, 0, 3)}
@@ -1543,7 +1544,66 @@ class ContractRummyGame:
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> "ContractRummyGame":
-        return ContractRummyGame.from_dict(self.to_dict())
+        """An independent copy in the same state, copied directly (the catalogue and its search
+        caches, which depend on no hand, are shared)."""
+        g = object.__new__(ContractRummyGame)
+        g.__dict__.update(self.__dict__)
+        g.rng = copy_rng(self.rng)
+        for name in ("scores", "events", "hsize", "pile", "stock", "down", "laid", "pms", "_vh"):
+            setattr(g, name, getattr(self, name)[:])
+        for name in ("hands", "known", "_seen"):
+            setattr(g, name, [row[:] for row in getattr(self, name)])
+        g.melds = [[m[0][:], m[1], m[2], m[3], m[4][:]] for m in self.melds]
+        g.hand_np = self.hand_np.copy()
+        g.known_np = self.known_np.copy()
+        g.pile_np = self.pile_np.copy()
+        g.pub = self.pub.copy()
+        g._pubmv = memoryview(g.pub)
+        g._obs = self._obs.copy()
+        g._orows = list(g._obs)
+        g._omv = [memoryview(o) for o in g._obs]
+        g._hmv = [memoryview(h) for h in g.hand_np]
+        g._kmv = [memoryview(k) for k in g.known_np]
+        g._pmv = memoryview(g.pile_np)
+        return g
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> "ContractRummyGame":
+        """An independent copy in which everything ``seat`` cannot see (CR-6) is dealt again
+        uniformly at random: the other hands' cards not publicly picked up from the pile and the
+        stock are shuffled over the same slots, keeping every hand size and the cards each seat
+        is known to hold. When another seat is to act with a must-use card or a freed joker to
+        place (CR-12, CR-23), which its take or swap showed it can, deals in which it has no legal
+        action are rejected and drawn again. Not kept apart: after the pile is shuffled into a new stock (CR-4), its
+        cards are public as a set, but the engine does not track which of them are still in the
+        stock. The copy's generator is drawn from ``rng``."""
+        g = self.clone()
+        g.rng = fresh_rng(rng)
+        others = [s for s in range(self.num_players) if s != seat]
+        pool = list(self.stock)
+        for s in others:
+            hand, known = self.hands[s], self.known[s]
+            for c in range(53):
+                if hand[c] > known[c]:
+                    pool += [c] * (hand[c] - known[c])
+        duty = self.current_player != seat and (self.must >= 0 or self.freed)
+        while True:
+            order = rng.permutation(len(pool)).tolist()
+            pos = 0
+            for s in others:
+                hand = self.known[s][:]
+                size = self.hsize[s] - sum(hand)
+                for i in order[pos:pos + size]:
+                    hand[pool[i]] += 1
+                pos += size
+                g.hands[s] = hand
+                g.pms[s] = self._presence(hand)
+                g.hand_np[s] = hand
+                g._vh[s] += 1
+            g._touch()
+            if not duty or g.legal_mask().any():
+                break
+        g.stock = [pool[i] for i in order[pos:]]
+        return g
 
     def to_dict(self) -> dict:
         return {
