@@ -22,6 +22,7 @@ import numpy as np
 from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import CARD_TEXT, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card
 from ..melds import SET, line_meld, parse_piece, piece_text
+from ..rng import copy_rng, fresh_rng
 
 # --------------------------------------------------------------------------------------------
 # Board geometry and premium squares (GO-1, GO-2, GO-3)
@@ -1190,19 +1191,60 @@ class GinnyOGame:
 
     # ---------------------------------------------------------------- copies
     def clone(self) -> "GinnyOGame":
+        """An independent copy in the same state, copied directly. The caches stay shared: the
+        mask, plays and observations are replaced, never changed, on a step, and the cross-check
+        masks depend only on the board, which a commit replaces them with."""
         g = GinnyOGame.__new__(GinnyOGame)
         g.__dict__.update(self.__dict__)
-        g.rng = np.random.default_rng(0)
-        g.rng.bit_generator.state = self.rng.bit_generator.state
+        g.rng = copy_rng(self.rng)
         for k in ("board", "group", "group_start", "box", "scores", "placed", "chosen", "events", "history"):
             setattr(g, k, list(getattr(self, k)))
         g.racks = [list(r) for r in self.racks]
         g.final_scores = None if self.final_scores is None else list(self.final_scores)
-        g._mask = self._mask
-        g._plays = self._plays
-        g._xcache = dict(self._xcache)
+        return g
+
+    def determinize(self, seat: int, rng: np.random.Generator) -> "GinnyOGame":
+        """An independent copy in which everything ``seat`` cannot see (GO-7) is dealt again
+        uniformly at random: the other racks and the box are shuffled over the same slots
+        (rack sizes and the box size kept; tiles placed this turn are public and stay). When
+        another seat is to act, the tiles it drew or chose to exchange are private too: they
+        become tiles of its new rack (the drawn tile a uniformly random one); once it has placed
+        tiles, which it can complete into a legal play (GO-43), deals in which it cannot are
+        rejected and drawn again. Not tracked by the
+        engine, and so not kept: which of ``seat``'s own returned or exchanged tiles are still in
+        the box. The copy's generator is drawn from ``rng``."""
+        g = self.clone()
+        g.rng = fresh_rng(rng)
+        others = [q for q in range(self.num_players) if q != seat]
+        pool = list(self.box)
+        for q in others:
+            rack = self.racks[q]
+            for t in range(53):
+                if rack[t]:
+                    pool += [t] * rack[t]
+        acting = self.current_player
+        started = acting != seat and bool(self.placed) and not self.done
+        while True:
+            order = rng.permutation(len(pool)).tolist()
+            pos = 0
+            for q in others:
+                size = sum(self.racks[q])
+                tiles = [pool[i] for i in order[pos:pos + size]]
+                pos += size
+                rack = [0] * 53
+                for t in tiles:
+                    rack[t] += 1
+                g.racks[q] = rack
+                if q == acting:
+                    g.chosen = tiles[:len(self.chosen)]
+                    if self.drew >= 0 and tiles:
+                        g.drew = tiles[0]
+            g._mask = None
+            g._plays = None
+            if not started or g.legal_mask().any():
+                break
+        g.box = [pool[i] for i in order[pos:]]
         g._obs_cache = {}
-        g._board_block = None
         return g
 
     def to_dict(self) -> dict:
