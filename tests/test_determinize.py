@@ -1,0 +1,376 @@
+"""``env.unwrapped.clone()`` and ``env.unwrapped.determinize(agent, seed)`` in all five games.
+
+A determinized world must look exactly the same to its agent (observation, legal mask, view,
+agent to act), re-deal what the agent cannot see (other seats' hidden cards vary across samples),
+uniformly among the consistent deals (chi-square tests), and be independent of the original
+(stepping it to the end changes nothing there). A clone is the same state, steps the same way,
+and is independent too.
+"""
+from __future__ import annotations
+
+import json
+import math
+import pickle
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from rummy_env.cards import BIT, cards_of, parse_card
+from rummy_env.registry import make_raw_env
+from tests.harness import SHORT_EPISODE_OPTIONS, random_legal_action
+
+GAMES = ["rummy", "tongits", "i_doubt_it", "contract_rummy", "ginny_o"]
+OPTION_SETS = {
+    "rummy": [{}, {"num_players": 4, "max_turnovers": 5}],
+    "tongits": [{}],
+    "i_doubt_it": [{"num_players": 4}, {"num_players": 6, "max_cards_per_play": 3}],
+    "contract_rummy": [{"num_players": 4}],
+    "ginny_o": [{}, {"num_players": 3}],
+}
+CASES = [(game, options) for game in GAMES for options in OPTION_SETS[game]]
+
+
+def case_id(case) -> str:
+    game, options = case
+    return game + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+def public_snapshot(env) -> tuple:
+    """Everything the original environment shows, for checking that a copy never changes it."""
+    game = env.game
+    return (json.dumps(game.to_dict(), sort_keys=True, default=str),
+            [env.observe(a)["observation"].tobytes() + env.observe(a)["action_mask"].tobytes()
+             for a in env.possible_agents],
+            json.dumps([env.view(a) for a in env.possible_agents], sort_keys=True),
+            env.agent_selection, dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations),
+            dict(env.truncations))
+
+
+def play_to_end(env, rng: np.random.Generator, max_steps: int = 5000) -> int:
+    """Random legal actions through the AEC API until every agent is done; returns the steps."""
+    steps = 0
+    while env.agents and steps < max_steps:
+        _obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+        else:
+            env.step(random_legal_action(env.observe(env.agent_selection)["action_mask"], rng))
+        steps += 1
+    return steps
+
+
+def positions(game: str, options: dict, seed: int, count: int, max_walk: int = 60):
+    """``count`` positions reached by random play (new episodes as they end)."""
+    env = make_raw_env(game, **options)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        for _ in range(int(rng.integers(1, max_walk))):
+            if env.game.done:
+                env.reset(seed=int(rng.integers(1 << 30)))
+            env.step(random_legal_action(env.game.legal_mask(), rng))
+        if not env.game.done:
+            yield env
+
+
+def everything_seen(env) -> bool:
+    """Two-player Rummy after an unshuffled turnover (RM-24): the stock order is public, so the
+    opponent's hand is all the rest and a determinization has nothing to re-deal."""
+    game = env.game
+    return (env.metadata["name"] == "rummy_v0" and game.num_players == 2 and game.turnovers > 0
+            and not game.options.shuffle_turnover)
+
+
+def other_seats_view(env, agent: str) -> bytes:
+    """The other seats' observations (each holds its own cards): a fingerprint of hidden cards."""
+    return b"".join(env.observe(a)["observation"].tobytes() for a in env.possible_agents if a != agent)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_determinized_world_looks_the_same_to_its_agent(case):
+    check_determinized_worlds(*case, seed=11, count=40)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_determinized_world_looks_the_same_to_its_agent_in_many_positions(case):
+    check_determinized_worlds(*case, seed=111, count=1500)
+
+
+def check_determinized_worlds(game: str, options: dict, seed: int, count: int) -> None:
+    """In ``count`` positions of random play, for every seat and six seeds: the determinized
+    world shows the seat the same observation, mask, view and agent to act, and the other seats'
+    cards vary across the seeds wherever anything is hidden."""
+    checked = varied = hidden = 0
+    for env in positions(game, options, seed=seed, count=count):
+        for agent in env.possible_agents:
+            obs = env.observe(agent)
+            view = json.dumps(env.view(agent), sort_keys=True)
+            fingerprints = {other_seats_view(env, agent)}
+            for sample in range(6):
+                world = env.determinize(agent, seed=sample)
+                assert world is not env and world.game is not env.game
+                assert world.agent_selection == env.agent_selection
+                assert world.game.current_player == env.game.current_player
+                seen = world.observe(agent)
+                assert seen["observation"].dtype == obs["observation"].dtype
+                np.testing.assert_array_equal(seen["observation"], obs["observation"])
+                np.testing.assert_array_equal(seen["action_mask"], obs["action_mask"])
+                assert json.dumps(world.view(agent), sort_keys=True) == view
+                fingerprints.add(other_seats_view(world, agent))
+                checked += 1
+            if everything_seen(env):
+                assert len(fingerprints) == 1
+            else:
+                hidden += 1
+                varied += len(fingerprints) > 1
+    assert checked >= 6 * count
+    assert varied >= 0.9 * hidden, f"hidden cards varied in only {varied} of {hidden} positions"
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_stepping_a_determinized_world_or_a_clone_never_changes_the_original(case):
+    game, options = case
+    options = {**options, **(SHORT_EPISODE_OPTIONS[game] if game != "i_doubt_it" else {"max_plays": 60})}
+    rng = np.random.default_rng(5)
+    for env in positions(game, options, seed=12, count=6, max_walk=30):
+        before = public_snapshot(env)
+        for agent in env.possible_agents:
+            assert play_to_end(env.determinize(agent, seed=int(rng.integers(1 << 30))), rng) > 0
+        assert play_to_end(env.clone(), rng) > 0
+        assert public_snapshot(env) == before
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_clone_is_the_same_state_and_steps_the_same_way(case):
+    game, options = case
+    rng = np.random.default_rng(3)
+    for env in positions(game, options, seed=13, count=5, max_walk=40):
+        twin = env.clone()
+        assert twin is not env and twin.game is not env.game
+        assert public_snapshot(twin) == public_snapshot(env)
+        assert twin.agents == env.agents and twin.infos == env.infos
+        # The same actions give the same states, deals and reshuffles included (the generator is copied).
+        for _ in range(150):
+            if not env.agents:
+                break
+            _obs, _reward, term, trunc, _info = env.last()
+            action = None if term or trunc else random_legal_action(env.observe(env.agent_selection)["action_mask"], rng)
+            env.step(action)
+            twin.step(action)
+            assert twin.game.to_dict() == env.game.to_dict()
+            assert (twin.agent_selection, twin.rewards, twin.terminations) == (env.agent_selection, env.rewards,
+                                                                               env.terminations)
+        assert public_snapshot(twin) == public_snapshot(env)
+        copy = pickle.loads(pickle.dumps(twin.game))
+        assert copy.to_dict() == twin.game.to_dict()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_same_seed_gives_the_same_world(game):
+    for env in positions(game, OPTION_SETS[game][0], seed=14, count=3):
+        agent = env.agent_selection
+        first, second = env.determinize(agent, seed=9), env.determinize(agent, seed=9)
+        assert first.game.to_dict() == second.game.to_dict()
+        assert first.game.to_dict() != env.determinize(agent, seed=10).game.to_dict()
+
+
+# -- uniformity ------------------------------------------------------------------------------------
+def chi_square_p(statistic: float, df: int) -> float:
+    """Upper tail of the chi-square distribution (Wilson-Hilferty normal approximation)."""
+    z = ((statistic / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def assert_uniform(counts: Counter, expected: dict, alpha: float = 1e-4) -> None:
+    """Chi-square of observed counts against expected counts over the same cells."""
+    statistic = sum((counts.get(cell, 0) - e) ** 2 / e for cell, e in expected.items())
+    assert set(counts) <= set(expected), f"counts outside the expected cells: {set(counts) - set(expected)}"
+    p = chi_square_p(statistic, len(expected) - 1)
+    assert p > alpha, f"chi-square {statistic:.1f} with {len(expected) - 1} df: p = {p:.2g}"
+
+
+def test_fresh_two_player_rummy_deal_gives_each_unseen_card_to_the_opponent_with_probability_10_of_41():
+    env = make_raw_env("rummy")
+    env.reset(seed=21)
+    game = env.game
+    seat = game.current_player
+    opponent = 1 - seat
+    unseen = [c for c in range(52) if not (game.hands[seat] | game.pile_mask) & BIT[c]]
+    assert len(unseen) == 41
+    samples = 4000
+    in_opponent = Counter()
+    for s in range(samples):
+        world = env.determinize(f"player_{seat}", seed=s)
+        in_opponent.update(cards_of(world.game.hands[opponent]))
+    assert set(in_opponent) <= set(unseen)
+    # Each sample puts exactly 10 of the 41 cards in the hand: 41 cells, 40 degrees of freedom.
+    assert_uniform(in_opponent, {c: samples * 10 / 41 for c in unseen})
+
+
+def test_a_biased_redeal_fails_the_rummy_uniformity_check():
+    """The check above catches a scheme that keeps the opponent's real cards more often."""
+    env = make_raw_env("rummy")
+    env.reset(seed=21)
+    game = env.game
+    seat = game.current_player
+    opponent = 1 - seat
+    unseen = [c for c in range(52) if not (game.hands[seat] | game.pile_mask) & BIT[c]]
+    samples = 4000
+    biased = Counter()
+    rng = np.random.default_rng(0)
+    real = cards_of(game.hands[opponent])
+    for s in range(samples):
+        hand = cards_of(env.determinize(f"player_{seat}", seed=s).game.hands[opponent])
+        if rng.random() < 0.1:   # one sample in ten keeps the real hand
+            hand = real
+        biased.update(hand)
+    with pytest.raises(AssertionError):
+        assert_uniform(biased, {c: samples * 10 / 41 for c in unseen})
+
+
+def test_rummy_taken_discard_stays_with_its_taker_and_the_rest_is_uniform():
+    deal = {"hands": [["2C", "3C", "4C", "9D", "TD", "QH", "KH", "5S", "7S", "AS"],
+                      ["2D", "3D", "4D", "8C", "9C", "JH", "5H", "6S", "8S", "KS"]],
+            "discard": ["7C"], "dealer": 1}
+    env = make_raw_env("rummy")
+    env.reset(seed=1, options={"deal": deal})
+    env.step(env.text_to_action("take discard"))   # player_0 takes 7C (RM-32)
+    env.step(env.text_to_action("discard AS"))
+    assert env.agent_selection == "player_1"
+    taken = parse_card("7C")
+    own = env.game.hands[1] | env.game.pile_mask
+    unseen = [c for c in range(52) if not own & BIT[c] and c != taken]
+    samples = 3000
+    counts = Counter()
+    for s in range(samples):
+        hand = env.determinize("player_1", seed=s).game.hands[0]
+        assert hand & BIT[taken]
+        counts.update(c for c in cards_of(hand) if c != taken)
+    assert_uniform(counts, {c: samples * 9 / len(unseen) for c in unseen})
+
+
+def test_tongits_secret_ranks_are_uniform_among_ranks_whose_four_cards_are_unseen():
+    env = make_raw_env("tongits")
+    rng = np.random.default_rng(0)
+    for episode in range(400):   # a position where another seat has laid a secret
+        env.reset(seed=episode)
+        game = env.game
+        while not game.done and not any(m[2] for m in game.melds):
+            mask = game.legal_mask()
+            secrets = np.flatnonzero(mask[386:399])
+            env.step(386 + int(secrets[0]) if len(secrets) else random_legal_action(mask, rng))
+        if not game.done and any(m[2] for m in game.melds):
+            break
+    else:
+        pytest.fail("no secret laid in 400 games")
+    k, meld = next((k, m) for k, m in enumerate(game.melds) if m[2])
+    seat = (meld[0] + 1) % 3
+    seen = game.hands[seat] | sum(BIT[c] for c in game.discard) | sum(m[1] for m in game.melds if not m[2])
+    free = [r for r in range(1, 14) if not any(seen & BIT[13 * s + r - 1] for s in range(4))]
+    assert len(free) >= 3
+    samples = 3000
+    ranks = Counter()
+    for s in range(samples):
+        world = env.determinize(f"player_{seat}", seed=s).game
+        secret = world.melds[k]
+        assert secret[1] == sum(BIT[13 * s_ + secret[4] - 1] for s_ in range(4))
+        ranks[secret[4]] += 1
+    assert_uniform(ranks, {r: samples / len(free) for r in free})
+
+
+def test_i_doubt_it_revealed_cards_stay_with_their_taker_and_the_rest_is_uniform():
+    deal = {"hands": [["AC", "2C", "3C"], ["4D", "5D", "6D", "7D"], ["8H", "9H", "TH", "JH"]],
+            "rank": "A", "to_play": 0}
+    env = make_raw_env("i_doubt_it", num_players=3)
+    env.reset(seed=1, options={"deal": deal})
+    env.step(env.text_to_action("play 2"))      # player_0 claims an ace, plays 2C
+    env.step(env.text_to_action("doubt"))       # player_1 doubts: 2C revealed, player_0 takes it
+    game = env.game
+    assert game.known[0][1] == 1
+    seat = 2
+    unseen_players = [0, 1]
+    samples = 3000
+    counts = Counter()
+    for s in range(samples):
+        world = env.determinize(f"player_{seat}", seed=s).game
+        assert world.hand_ranks[0][1] >= 1   # the revealed two stays with its taker
+        for q in unseen_players:
+            for c, x in enumerate(world.hand_cards[q]):
+                if x and not (q == 0 and c == parse_card("2C")):
+                    counts[(c, q)] += x
+    pool = [c for q in unseen_players for c, x in enumerate(game.hand_cards[q]) for _ in range(x)
+            if not (q == 0 and c == parse_card("2C"))]
+    free_slots = {0: game.hand_size[0] - 1, 1: game.hand_size[1]}
+    total = sum(free_slots.values())
+    assert_uniform(counts, {(c, q): samples * free_slots[q] / total for c in pool for q in unseen_players})
+
+
+def test_contract_rummy_picked_up_cards_stay_and_the_rest_is_uniform():
+    env = make_raw_env("contract_rummy", num_players=3)
+    rng = np.random.default_rng(2)
+    env.reset(seed=4)
+    game = env.game
+    while not any(sum(k) for k in game.known):   # until a seat has taken from the pile
+        env.step(random_legal_action(game.legal_mask(), rng))
+        if game.done:
+            pytest.fail("nobody took from the pile")
+    holder = next(s for s in range(3) if sum(game.known[s]))
+    seat = (holder + 1) % 3
+    others = [s for s in range(3) if s != seat]
+    samples = 2000
+    counts = Counter()
+    for s in range(samples):
+        world = env.determinize(f"player_{seat}", seed=s).game
+        for q in others:
+            assert all(world.hands[q][c] >= game.known[q][c] for c in range(53))
+            for c in range(53):
+                if world.hands[q][c] > game.known[q][c]:
+                    counts[(c, q)] += world.hands[q][c] - game.known[q][c]
+    pool = Counter(game.stock)
+    for q in others:
+        pool.update({c: game.hands[q][c] - game.known[q][c] for c in range(53) if game.hands[q][c] > game.known[q][c]})
+    slots = {q: game.hsize[q] - sum(game.known[q]) for q in others}
+    total = sum(slots.values()) + len(game.stock)
+    assert_uniform(counts, {(c, q): samples * x * slots[q] / total for c, x in pool.items() for q in others})
+
+
+def test_ginny_o_racks_and_box_are_uniform():
+    env = make_raw_env("ginny_o", num_players=3)
+    rng = np.random.default_rng(1)
+    env.reset(seed=2)
+    for _ in range(12):
+        env.step(random_legal_action(env.game.legal_mask(), rng))
+    game = env.game
+    seat = game.current_player
+    others = [q for q in range(3) if q != seat]
+    samples = 1500
+    counts = Counter()
+    for s in range(samples):
+        world = env.determinize(f"player_{seat}", seed=s).game
+        for q in others:
+            for t, x in enumerate(world.racks[q]):
+                if x:
+                    counts[(t, q)] += x
+    pool = Counter(game.box)
+    for q in others:
+        pool.update({t: x for t, x in enumerate(game.racks[q]) if x})
+    total = len(game.box) + sum(sum(game.racks[q]) for q in others)
+    assert_uniform(counts, {(t, q): samples * x * sum(game.racks[q]) / total
+                            for t, x in pool.items() for q in others})
+
+
+def test_determinize_and_clone_refuse_an_environment_that_was_never_reset():
+    env = make_raw_env("rummy")
+    with pytest.raises(ValueError, match="reset"):
+        env.clone()
+    with pytest.raises(ValueError, match="reset"):
+        env.determinize("player_0", seed=0)
+
+
+def test_determinize_refuses_a_seed_that_is_not_an_int():
+    env = make_raw_env("rummy")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="seed"):
+        env.determinize("player_0", seed=1.5)
