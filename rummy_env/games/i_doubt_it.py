@@ -1012,17 +1012,17 @@ class IDoubtItGame:
                 hand_ranks[c % 13] += 1
             g.hand_cards[s] = hand_cards
             g.hand_ranks[s] = hand_ranks
-            v[hand0 + 13 * s:hand0 + 13 * s + 13] = hand_ranks
+        v[hand0:hand0 + 13 * n] = [x for row in g.hand_ranks for x in row]
         for i, j in zip(loose, order[pos:]):
             new_pile[i] = pool[j]
-        own0 = _own0(n)
-        own_pile = [[0] * 13 for _ in range(n)]
-        for c, s in zip(new_pile, owner):
-            if s >= 0:
-                own_pile[s][c % 13] += 1
-        own_pile[seat] = g.own_pile[seat]
-        g.own_pile = own_pile
-        v[own0:own0 + 13 * n] = [x for row in own_pile for x in row]
+        if any(s >= 0 and s != seat for s in owner):   # other seats' cards in the pile changed
+            own0 = _own0(n)
+            own_pile = [[0] * 13 for _ in range(n)]
+            for c, s in zip(new_pile, owner):
+                if s >= 0:
+                    own_pile[s][c % 13] += 1
+            g.own_pile = own_pile
+            v[own0:own0 + 13 * n] = [x for row in own_pile for x in row]
         g._mask = None
         return g
 
