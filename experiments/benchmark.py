@@ -15,7 +15,11 @@ The random agent picks uniformly among ``np.flatnonzero(mask)``, reading an int8
 microseconds per step spent in ``step`` and in observe (``last()`` / ``observation_tensor`` /
 state extraction), peak RSS; for Ginny-O (at least 200 games) also the time spent in the exact
 legal-play search behind its placement mask.
-Prints a table and writes JSON (atomically). Run: ``python -m experiments.benchmark``.
+
+Copies for search (``clone+determinize <env>``; ``--only clone`` runs just these): calls per second
+of ``env.unwrapped.clone()`` and ``env.unwrapped.determinize(agent, seed)`` in mid-game positions,
+beside OpenSpiel's gin_rummy ``state.clone()`` (``open_spiel:gin_rummy state.clone()``).
+Prints the tables and writes JSON (atomically; the copy rates under ``"copies"``). Run: ``python -m experiments.benchmark``.
 """
 from __future__ import annotations
 
@@ -41,6 +45,11 @@ OURS = {
     "ginny_o_v0 (4p)": ("ginny_o", {"num_players": 4}),
 }
 PEERS = ["pz126:gin_rummy_v4", "rlcard:gin-rummy", "open_spiel:gin_rummy"]
+COPY_PREFIX = "clone+determinize "
+COPIES = [COPY_PREFIX + name for name in OURS] + ["open_spiel:gin_rummy state.clone()"]
+"""Copy-rate targets: ``env.unwrapped.clone()`` and ``env.unwrapped.determinize(agent, seed)``
+per second in mid-game positions, beside OpenSpiel's gin_rummy ``state.clone()``."""
+COPY_POSITIONS = 20
 PZ126_PYTHON = os.path.join(ROOT, ".venv-pz126", "bin", "python")
 
 
@@ -185,8 +194,85 @@ def _run_open_spiel(seconds: float, seed: int) -> dict:
                    note="chance nodes (deals) applied outside the step count")
 
 
+def _calls_per_s(call, seconds: float) -> tuple[int, float]:
+    """Calls of ``call()`` made in about ``seconds`` (the clock read every 50 calls)."""
+    perf = time.perf_counter
+    calls = 0
+    start = perf()
+    while perf() - start < seconds:
+        for _ in range(50):
+            call()
+        calls += 50
+    return calls, perf() - start
+
+
+def _run_copies(game: str, options: dict, seconds: float, seed: int) -> dict:
+    """Clone and determinize rates of the raw env in :data:`COPY_POSITIONS` mid-game positions
+    (random play of 10..60 steps from seeded deals), half the budget each."""
+    import random
+
+    import numpy as np
+
+    sys.path.insert(0, ROOT)
+    from rummy_env.registry import make_raw_env
+
+    rng = random.Random(seed)
+    env = make_raw_env(game, **options)
+    totals = {"clones": 0, "clone_s": 0.0, "determinizations": 0, "determinize_s": 0.0}
+    share = seconds / (2 * COPY_POSITIONS)
+    for position in range(COPY_POSITIONS):
+        env.reset(seed=seed + position)
+        for _ in range(rng.randrange(10, 61)):
+            if env.game.done:
+                break
+            legal = np.flatnonzero(env.game.legal_mask())
+            env.step(int(legal[int(rng.random() * len(legal))]))
+        if env.game.done:
+            env.reset(seed=seed + position)
+        agent = env.agent_selection
+        calls, spent = _calls_per_s(env.clone, share)
+        totals["clones"] += calls
+        totals["clone_s"] += spent
+        seeds = iter(range(1 << 62))
+        calls, spent = _calls_per_s(lambda: env.determinize(agent, next(seeds)), share)
+        totals["determinizations"] += calls
+        totals["determinize_s"] += spent
+    return totals
+
+
+def _run_open_spiel_clone(seconds: float, seed: int) -> dict:
+    """OpenSpiel's gin_rummy ``state.clone()`` rate in mid-game positions, as :func:`_run_copies`."""
+    import random
+
+    import pyspiel
+
+    rng = random.Random(seed)
+    game = pyspiel.load_game("gin_rummy")
+    totals = {"clones": 0, "clone_s": 0.0}
+    for _ in range(COPY_POSITIONS):
+        state = game.new_initial_state()
+        decisions = rng.randrange(10, 61)
+        while not state.is_terminal() and decisions:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            decisions -= 1
+        calls, spent = _calls_per_s(state.clone, seconds / COPY_POSITIONS)
+        totals["clones"] += calls
+        totals["clone_s"] += spent
+    return totals
+
+
 def _worker(target: str, seconds: float, seed: int) -> dict:
-    if target in OURS:
+    if target.startswith(COPY_PREFIX):
+        game, options = OURS[target[len(COPY_PREFIX):]]
+        result = _run_copies(game, options, seconds, seed)
+    elif target == "open_spiel:gin_rummy state.clone()":
+        result = _run_open_spiel_clone(seconds, seed)
+    elif target in OURS:
         game, options = OURS[target]
         result = _run_ours(game, options, seconds, seed)
     elif target == "pz126:gin_rummy_v4":
@@ -215,6 +301,11 @@ def measure(target: str, seconds: float, seed: int) -> dict:
         last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
         return {"error": last}
     result = json.loads(proc.stdout.strip().splitlines()[-1])
+    if target in COPIES:
+        result["clones_per_s"] = result["clones"] / result["clone_s"]
+        if "determinizations" in result:
+            result["determinizations_per_s"] = result["determinizations"] / result["determinize_s"]
+        return result
     steps = max(result["steps"], 1)
     result.update({
         "steps_per_s": result["steps"] / result["seconds"],
@@ -247,6 +338,23 @@ def format_table(results: dict[str, dict], reference: str | None) -> str:
     return "\n".join(lines + ([""] + notes if notes else []))
 
 
+def format_copy_table(results: dict[str, dict]) -> str:
+    """Clone and determinize rates beside OpenSpiel's ``state.clone()`` (ratios to it)."""
+    reference = results.get("open_spiel:gin_rummy state.clone()", {}).get("clones_per_s")
+    head = (f"| {'environment (mid-game)':50} | {'clone/s':>9} | {'determinize/s':>13} | "
+            f"{'clone vs open_spiel':>19} | {'determinize vs open_spiel':>25} |")
+    lines = [head, "|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|"]
+    for name, r in results.items():
+        if "error" in r:
+            lines.append(f"| {name:50} | not measured: {r['error'][:90]}")
+            continue
+        det = r.get("determinizations_per_s")
+        ratios = [f"{rate / reference:.2f}x" if reference and rate else "-" for rate in (r["clones_per_s"], det)]
+        lines.append(f"| {name:50} | {r['clones_per_s']:9,.0f} | {det or 0:13,.0f} | {ratios[0]:>19} | "
+                     f"{ratios[1]:>25} |")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``rummy-env bench`` / ``python -m experiments.benchmark``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -265,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         print(json.dumps(_worker(args.worker, args.seconds, args.seed)))
         return 0
-    targets = list(OURS) + PEERS
+    targets = list(OURS) + PEERS + COPIES
     if args.only:
         wanted = [w.strip() for w in args.only.split(",") if w.strip()]
         targets = [t for t in targets if any(w in t for w in wanted)]
@@ -273,11 +381,16 @@ def main(argv: list[str] | None = None) -> int:
     for target in targets:
         print(f"measuring {target} ...", file=sys.stderr, flush=True)
         results[target] = measure(target, args.seconds, args.seed)
+    steps = {name: r for name, r in results.items() if name not in COPIES}
+    copies = {name: r for name, r in results.items() if name in COPIES}
     reference = "pz126:gin_rummy_v4" if "steps_per_s" in results.get("pz126:gin_rummy_v4", {}) else None
-    print(format_table(results, reference))
+    if steps:
+        print(format_table(steps, reference))
+    if copies:
+        print(("\n" if steps else "") + format_copy_table(copies))
     from experiments.io import write_json
     write_json(args.out, {"seconds_per_target": args.seconds, "seed": args.seed, "python": sys.version.split()[0],
-                                 "results": results})
+                          "results": steps, "copies": copies})
     print(f"\nwrote {args.out}", file=sys.stderr)
     return 0
 
