@@ -18,7 +18,7 @@ from .options import add_option_argument, parse_env_options
 
 # Third-party modules of the optional extras (pyproject.toml), by top-level import name.
 EXTRA_OF_MODULE = {"torch": "train", "openskill": "train", "tqdm": "train", "matplotlib": "train",
-                   "sb3_contrib": "train", "rlcard": "bench", "pyspiel": "bench"}
+                   "sb3_contrib": "train", "rlcard": "bench", "pyspiel": "bench", "ray": "ray"}
 
 
 def failure_message(error: Exception) -> str:
@@ -64,7 +64,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
     try:
         config = TournamentConfig(game=args.game, agents=agents, games=args.games, seed=args.seed,
-                                  options=parse_env_options(args.option), workers=args.workers)
+                                  options=parse_env_options(args.option), workers=args.workers,
+                                  backend=args.backend, address=args.address)
         check_config(config)
     except ValueError as e:
         raise UsageError(f"rummy-env tournament: error: {e}") from None
@@ -121,6 +122,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     return int(_lazy_main("experiments.play")(args) or 0)
 
 
+def cmd_train_rllib(args: argparse.Namespace) -> int:
+    if not 0.0 <= args.rule_based_share <= 1.0:
+        raise UsageError(f"rummy-env train-rllib: error: --rule-based-share must lie in [0, 1], "
+                         f"got {args.rule_based_share}")
+    return int(_lazy_main("experiments.train_rllib")(args) or 0)
+
+
 def _game(name: str) -> str:
     try:
         return game_key(name)
@@ -164,6 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed (default 0)")
     t.add_argument("--workers", type=_count("--workers", 1), default=cpus,
                    help=f"worker processes (default: all {cpus} cores)")
+    t.add_argument("--backend", choices=("process", "ray"), default="process",
+                   help="where games run: a local process pool, or Ray tasks (needs the 'ray' extra; "
+                   "a local Ray with --workers CPUs, or the cluster at --address) (default process)")
+    t.add_argument("--address", default=None,
+                   help="with --backend ray: join the Ray cluster at this address, e.g. HEAD_IP:6379 "
+                   "or auto, and use all its CPUs (default: start a local Ray)")
     t.add_argument("--out", default=None, help="output directory (default: runs/tournament_<game>_<agents>_seed<S>)")
     add_option_argument(t)
     t.add_argument("--no-log", action="store_true", help="do not write the per-game replay log (default: write it)")
@@ -213,6 +227,31 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Runs experiments.train_ppo; further arguments go to it "
                         "(see `rummy-env train --help`).", add_help=False)
     tr.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    rl = sub.add_parser("train-rllib", help="PPO with RLlib on a Ray cluster: self-play against the "
+                        "rule-based agent, rollouts on remote env runners (experiments.train_rllib)",
+                        description="Trains one shared action-masking PPO policy for the learner's seats "
+                        "while the rule-based agent plays the others; needs the 'ray' extra. Writes the "
+                        "per-iteration env steps/s, returns and losses to --out (JSON).")
+    rl.add_argument("--game", required=True, type=_game, help=f"one of: {games}")
+    rl.add_argument("--iterations", type=_count("--iterations", 1), default=10,
+                    help="PPO iterations, --batch-size env steps each (default 10)")
+    rl.add_argument("--env-runners", type=_count("--env-runners", 1), default=2,
+                    help="remote env runners sampling in parallel, one CPU each (default 2)")
+    rl.add_argument("--address", default=None, help="join the Ray cluster at this address, e.g. HEAD_IP:6379 "
+                    "or auto (default: start a local Ray with env-runners + 1 CPUs)")
+    rl.add_argument("--rule-based-share", type=float, default=0.5,
+                    help="chance that the rule-based agent plays a seat in an episode; the learner "
+                    "keeps at least one seat (default 0.5)")
+    rl.add_argument("--batch-size", type=_count("--batch-size", 1), default=4000,
+                    help="env steps per iteration (default 4000)")
+    rl.add_argument("--minibatch-size", type=_count("--minibatch-size", 1), default=500,
+                    help="SGD minibatch size (default 500)")
+    rl.add_argument("--epochs", type=_count("--epochs", 1), default=4, help="SGD passes over each batch (default 4)")
+    rl.add_argument("--seed", type=_count("--seed", 0), default=0, help="seed of RLlib and of the deals (default 0)")
+    add_option_argument(rl)
+    rl.add_argument("--out", default=None, help="result JSON (default: runs/rllib_<game>_s<seed>.json)")
+    rl.set_defaults(func=cmd_train_rllib)
 
     im = sub.add_parser("imitate", help="clone the rule-based agent into a policy network, a PPO warm "
                         "start (experiments.imitate)", description="Runs experiments.imitate; further "

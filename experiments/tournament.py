@@ -20,8 +20,10 @@ Design (issue 7):
   and returns go to a JSON-lines log as games finish (``experiments.replay`` replays any of them);
   results go to JSON and CSV (atomic writes) and a PNG plot of win shares with their CIs.
 
-Games run in parallel on a process pool (chunks of deal seeds); every worker builds its own
-environment and agents from the specs, so nothing unpicklable crosses a process boundary.
+Games run in parallel on a process pool (chunks of deal seeds), or with ``backend="ray"`` as Ray
+tasks on a local Ray or a cluster (:mod:`experiments.ray_backend`); every worker builds its own
+environment and agents from the specs, so nothing unpicklable crosses a process boundary, and the
+results do not depend on the backend.
 """
 from __future__ import annotations
 
@@ -65,6 +67,13 @@ class TournamentConfig:
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)
     workers: int = 1
+    backend: str = "process"
+    """``process`` (a local process pool) or ``ray`` (Ray tasks, :mod:`experiments.ray_backend`)."""
+    address: str | None = None
+    """With the ray backend: the address of a running Ray cluster to join (None: a local Ray)."""
+
+
+BACKENDS = ("process", "ray")
 
 
 # -- seating and seeds ------------------------------------------------------------------------------
@@ -115,6 +124,10 @@ def check_config(config: TournamentConfig) -> int:
         raise ValueError(f"--workers must be at least 1, got {config.workers}")
     if config.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {config.seed}")
+    if config.backend not in BACKENDS:
+        raise ValueError(f"unknown backend {config.backend!r}: choose one of {', '.join(BACKENDS)}")
+    if config.address is not None and config.backend != "ray":
+        raise ValueError("--address joins a Ray cluster: it needs --backend ray")
     try:
         json.dumps(config.options)
     except TypeError as e:
@@ -384,6 +397,9 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
     ``log_games``) ``games.jsonl``, the replay log in game-index order, appended as games finish
     (a chunk that finishes early waits for the chunks before it). ``out_dir`` is created when the
     first games are logged, so a tournament that fails at once leaves no empty folder.
+
+    With ``backend="ray"``, ``wall_s`` and the rates leave out Ray's start-up, reported as
+    ``ray_startup_s`` (None on the process backend, whose pool starts inside ``wall_s``).
     """
     game = game_key(config.game)
     num_seats = check_config(config)
@@ -395,7 +411,11 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
     tasks = [(d * len(lineup) + r, d, r, seating)
              for d in range(deals) for r, seating in enumerate(lineup)]
     total = len(tasks)
-    workers = min(config.workers, max(1, deals))
+    ray_runner = None
+    if config.backend == "ray":  # started before the clock: its start-up is reported apart
+        from .ray_backend import RayChunkRunner
+        ray_runner = RayChunkRunner(config.workers, config.address, game, options)
+    workers = min(config.workers if ray_runner is None else ray_runner.workers, max(1, deals))
     per_chunk = len(lineup) * max(1, math.ceil(deals / (workers * 16)))
     chunks = _chunks(tasks, per_chunk)
 
@@ -427,7 +447,15 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
 
     start = time.perf_counter()
     args = (game, options, specs, labels, config.seed)
-    if workers == 1:
+    if ray_runner is not None:
+        try:
+            with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
+                for records in ray_runner.play(_play_chunk, args, chunks):
+                    collect(records)
+                    bar.update(len(records))
+        finally:
+            ray_runner.close()
+    elif workers == 1:
         try:
             with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
                 for chunk in chunks:
@@ -459,6 +487,8 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
         "seed": config.seed, "num_seats": num_seats,
         "seatings": [[labels[a] for a in s] for s in lineup],
         "deals": deals, "games": total, "games_requested": config.games, "workers": workers,
+        "chunks": len(chunks), "backend": config.backend,
+        "ray_startup_s": None if ray_runner is None else ray_runner.startup_s,
         "wall_s": wall, "games_per_s": total / wall if wall > 0 else math.inf,
         "steps": steps, "steps_per_s": steps / wall if wall > 0 else math.inf,
         "truncated_games": sum(1 for r in kept if r["truncated"]),
@@ -501,9 +531,11 @@ def describe(results: dict) -> str:
     lines = [
         f"{results['env']} options={json.dumps(results['options'])}: {results['games']} games = "
         f"{results['deals']} deal seeds x {len(results['seatings'])} seatings, "
-        f"{results['workers']} worker(s), {results['wall_s']:.1f} s "
+        f"{results['workers']} worker(s) ({results['backend']}), {results['wall_s']:.1f} s "
         f"({results['games_per_s']:.1f} games/s, {results['steps_per_s']:.0f} steps/s)",
         format_table(results["summary"]),
+        *([f"Ray start-up {results['ray_startup_s']:.1f} s (not in the games/s)"]
+          if results["ray_startup_s"] is not None else []),
         f"win share: {WIN_RULE}; equal strength = {results['summary'][0]['equal_share']:.3f}",
         f"CIs: {CI_METHOD}",
         f"rating: {RATING_METHOD}",
