@@ -74,12 +74,20 @@ def positions(game: str, options: dict, seed: int, count: int, max_walk: int = 6
             yield env
 
 
-def everything_seen(env) -> bool:
-    """Two-player Rummy after an unshuffled turnover (RM-24): the stock order is public, so the
-    opponent's hand is all the rest and a determinization has nothing to re-deal."""
+def everything_seen(env, agent: str) -> bool:
+    """Rummy after an unshuffled turnover (RM-24): the stock order is public, and so is every card
+    drawn from it; when at most one opponent holds cards never turned over, a determinization
+    has nothing to re-deal."""
     game = env.game
-    return (env.metadata["name"] == "rummy_v0" and game.num_players == 2 and game.turnovers > 0
-            and not game.options.shuffle_turnover)
+    if env.metadata["name"] != "rummy_v0" or not game.turned or game.options.shuffle_turnover:
+        return False
+    turned = 0
+    for packet in game.turned:   # a card may be in several packets
+        turned |= packet
+    seat = env.agent_name_mapping[agent]
+    holders = [q for q in range(game.num_players)
+               if q != seat and game.hands[q] & ~game.known[q] & ~turned]
+    return len(holders) <= 1
 
 
 def other_seats_view(env, agent: str) -> bytes:
@@ -120,7 +128,7 @@ def check_determinized_worlds(game: str, options: dict, seed: int, count: int) -
                 assert json.dumps(world.view(agent), sort_keys=True) == view
                 fingerprints.add(other_seats_view(world, agent))
                 checked += 1
-            if everything_seen(env):
+            if everything_seen(env, agent):
                 assert len(fingerprints) == 1
             else:
                 hidden += 1
@@ -374,3 +382,50 @@ def test_determinize_refuses_a_seed_that_is_not_an_int():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="seed"):
         env.determinize("player_0", seed=1.5)
+
+
+def rummy_after_turnover(shuffle_turnover: bool):
+    """A 4-player Rummy position after a turnover (RM-24) in which another seat holds a card of
+    the turned packet."""
+    env = make_raw_env("rummy", num_players=4, max_turnovers=5, shuffle_turnover=shuffle_turnover)
+    rng = np.random.default_rng(7)
+    for episode in range(50):
+        env.reset(seed=episode)
+        game = env.game
+        while not game.done:
+            env.step(random_legal_action(game.legal_mask(), rng))
+            packet = game.turned[-1] if game.turned else 0
+            seat = game.current_player
+            if any(game.hands[q] & packet & ~game.known[q] for q in range(4) if q != seat) and len(game.stock) > 3:
+                return env, seat
+    pytest.fail("no turnover in 50 games")
+
+
+def test_rummy_after_an_unshuffled_turnover_the_stock_and_the_cards_drawn_from_it_stay():
+    env, seat = rummy_after_turnover(shuffle_turnover=False)
+    game = env.game
+    turned = 0
+    for packet in game.turned:
+        turned |= packet
+    for s in range(50):
+        world = env.determinize(f"player_{seat}", seed=s).game
+        assert world.stock == game.stock
+        for q in range(4):
+            assert world.hands[q] & turned == game.hands[q] & turned
+            assert world.hands[q].bit_count() == game.hands[q].bit_count()
+
+
+def test_rummy_after_a_shuffled_turnover_the_stock_holds_only_turned_cards_and_each_hand_its_count():
+    env, seat = rummy_after_turnover(shuffle_turnover=True)
+    game = env.game
+    packet = game.turned[-1]
+    stocks = set()
+    for s in range(200):
+        world = env.determinize(f"player_{seat}", seed=s).game
+        assert all(packet & BIT[c] for c in world.stock)
+        assert len(world.stock) == len(game.stock)
+        stocks.add(tuple(world.stock))
+        for q in range(4):
+            assert (world.hands[q] & packet).bit_count() == (game.hands[q] & packet).bit_count()
+            assert world.hands[q].bit_count() == game.hands[q].bit_count()
+    assert len(stocks) > 100

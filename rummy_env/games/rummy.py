@@ -12,7 +12,9 @@ State (card sets are 52-bit ``int`` masks, ``c = 13 * suit + rank - 1``):
   RM-14); ``front[p]``: the table cards lying in front of seat p (its melds and lay-offs, RM-16);
 - ``known[p]``: cards p took from the discard pile and still holds (public, RM-32);
 - ``taken``: the card taken from the discard pile this turn or -1 (RM-17);
-- ``clean_start``: the current turn began with none of the player's cards on the table (RM-23).
+- ``clean_start``: the current turn began with none of the player's cards on the table (RM-23);
+- ``turned``: the card mask of each packet turned over this round (RM-24), public, for
+  :meth:`RummyGame.determinize`.
 
 Speed: the legal mask is built once per state from precomputed tables (per-rank set ids,
 per-suit run ids cached by 13-bit suit pattern, per-meld lay-off masks) and cached; the
@@ -27,7 +29,8 @@ from collections import deque
 import numpy as np
 
 from ..actions import action_text_error, check_action_id, parse_index, split_words
-from ..cards import BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, mask_texts, parse_card
+from ..cards import (BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, mask_texts,
+                     parse_card)
 from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
 from ..rng import copy_rng, fresh_rng
@@ -253,6 +256,7 @@ class RummyGame:
         self.known = [0] * n
         self.taken = -1
         self.turnovers = 0
+        self.turned: list[int] = []
         self.turns = 0
         self.phase = DRAW
 
@@ -602,6 +606,7 @@ class RummyGame:
         L, buf = self.layout, self._buf
         top = self.discard[-1]
         packet = self.discard[:-1]
+        self.turned.append(self.pile_mask & ~BIT[top])
         if self.options.shuffle_turnover:
             self.stock = [packet[i] for i in self.rng.permutation(len(packet))]
         else:
@@ -850,7 +855,7 @@ class RummyGame:
         g = object.__new__(RummyGame)
         g.__dict__.update(self.__dict__)
         for name in ("hands", "stock", "discard", "meld_owner", "meld_mask", "meld_shape", "meld_fit", "front",
-                     "known", "scores"):
+                     "known", "scores", "turned"):
             setattr(g, name, list(getattr(self, name)))
         g.events = deque(self.events, maxlen=20)
         g._buf = self._buf.copy()
@@ -860,35 +865,49 @@ class RummyGame:
 
     def determinize(self, seat: int, rng: np.random.Generator) -> "RummyGame":
         """An independent copy in which every card ``seat`` cannot see (RM-32) is dealt again
-        uniformly at random: the other hands' cards not publicly taken from the discard pile
-        and the stock are shuffled together over the same slots. After an unshuffled turnover
-        (RM-24) the stock order is public and stays; the hidden hand cards are then shuffled
-        among the other hands (exact with two players; with more, which opponent drew which
-        card from that public stock is not tracked). With ``shuffle_turnover`` the turned
-        packet's cards are not kept apart from the cards dealt hidden. The copy's generator
-        for later shuffles is drawn from ``rng``."""
+        uniformly among the deals consistent with what it has seen. Cards taken from the discard
+        pile stay with their taker. Without a turnover this round, the other hands' other cards
+        and the stock are shuffled over the same slots. A turnover (RM-24) splits the unseen cards
+        by the last packet each was turned over in (none: dealt or drawn before any turnover):
+        the stock holds only cards of the last packet, and each hand holds a public number of
+        cards of each packet (every draw since is counted, every card that leaves a hand is
+        seen). Unshuffled, the stock's order and so every card drawn from it is public: those
+        stay, and only never-turned cards are shuffled among the other hands. Shuffled, each
+        packet's unseen cards are shuffled over its own slots (the stock and its count in each
+        hand). The copy's generator for later shuffles is drawn from ``rng``."""
         g = self.clone()
         g.rng = fresh_rng(rng)
-        n = self.num_players
-        hidden = [0 if q == seat else self.hands[q] & ~self.known[q] for q in range(n)]
-        public_stock = self.turnovers > 0 and not self.options.shuffle_turnover
-        pool = cards_of(sum(hidden))
-        if not public_stock:
-            pool += self.stock
-        order = rng.permutation(len(pool)).tolist()
-        L, buf = self.layout, g._buf
-        pos = 0
-        for q in range(n):
-            if hidden[q]:
-                size = hidden[q].bit_count()
-                hand = self.known[q]
+        others = [q for q in range(self.num_players) if q != seat]
+        hidden = {q: self.hands[q] & ~self.known[q] for q in others}
+        classes = []   # (mask of the cards whose last packet it is, whether the stock is among its slots)
+        later = 0
+        for i in range(len(self.turned) - 1, -1, -1):
+            classes.append((self.turned[i] & ~later, i == len(self.turned) - 1))
+            later |= self.turned[i]
+        classes.append((FULL_DECK & ~later, not self.turned))
+        hands = dict.fromkeys(others, 0)
+        public_stock = not self.options.shuffle_turnover
+        for k, (mask, with_stock) in enumerate(classes):
+            if public_stock and k < len(classes) - 1:
+                for q in others:
+                    hands[q] |= hidden[q] & mask   # drawn from a public stock: seen
+                continue
+            pool = cards_of(sum(hidden[q] & mask for q in others))
+            if with_stock:
+                pool += self.stock
+            order = rng.permutation(len(pool)).tolist()
+            pos = 0
+            for q in others:
+                size = (hidden[q] & mask).bit_count()
                 for i in order[pos:pos + size]:
-                    hand |= BIT[pool[i]]
+                    hands[q] |= BIT[pool[i]]
                 pos += size
-                g.hands[q] = hand
-                buf[L.hands + 52 * q:L.hands + 52 * q + 52] = _card_planes([hand])
-        if not public_stock:
-            g.stock = [pool[i] for i in order[pos:]]
+            if with_stock:
+                g.stock = [pool[i] for i in order[pos:]]
+        L, buf = self.layout, g._buf
+        for q in others:
+            hand = g.hands[q] = self.known[q] | hands[q]
+            buf[L.hands + 52 * q:L.hands + 52 * q + 52] = _card_planes([hand])
         g._mask = None
         return g
 
@@ -914,6 +933,7 @@ class RummyGame:
             "front": [cards_of(m) for m in self.front], "known": [cards_of(m) for m in self.known],
             "taken": self.taken, "clean_start": self.clean_start, "scores": list(self.scores),
             "rounds_played": self.rounds_played, "turnovers": self.turnovers, "turns": self.turns,
+            "turned": [cards_of(m) for m in self.turned],
             "events": [list(e) for e in self.events], "last_round": self.last_round,
         }
 
@@ -939,6 +959,7 @@ class RummyGame:
         g.taken, g.clean_start = d["taken"], d["clean_start"]
         g.scores = list(d["scores"])
         g.rounds_played, g.turnovers, g.turns = d["rounds_played"], d["turnovers"], d["turns"]
+        g.turned = [sum(BIT[c] for c in cards) for cards in d.get("turned", [])]
         g.events.extend(tuple(e) for e in d["events"])
         g.last_round = d["last_round"]
         g._rebuild_buf()
