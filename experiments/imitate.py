@@ -25,7 +25,8 @@ The warm start of a PPO run (``experiments/train_ppo.py --init-from runs/rummy_b
    states the rule-based agent reaches; a clone's own mistakes lead it elsewhere, and DAgger adds
    those states with the right answers.
 4. **Write** ``policy.pt`` (the format :func:`agents.ppo_agent.load_ppo_agent` and ``--init-from``
-   read) and ``bc.csv``, atomically, and print a JSON summary (also ``summary.json``).
+   read) and ``bc.csv``, atomically, and print a JSON summary (also ``summary.json``, with the
+   git commit, dirty flag and command line of :func:`experiments.io.provenance`).
 
 Observations are stored as float16 and masks as packed bits, so a million Rummy decisions take
 about 2.8 GB. Seeding: ``--seed`` fixes the deals, the agents, the held-out split and torch.
@@ -288,9 +289,9 @@ def imitate(args: Args) -> dict:
     summary = {"game": key, "options": options, "decisions": len(demos.action),
                "episodes": int(demos.episode.max()) + 1, "collect_s": round(collect_s, 1),
                "fit_s": round(fit_s, 1), **{k: v for k, v in history[-1].items() if k.startswith("val_")},
-               "args": dataclasses.asdict(args)}
+               "args": dataclasses.asdict(args), **io.provenance()}
     io.write_json(os.path.join(run_dir, "summary.json"), summary)
-    print(json.dumps({k: v for k, v in summary.items() if k != "args"}))
+    print(json.dumps({k: v for k, v in summary.items() if k not in ("args", "command")}))
     return summary
 
 

@@ -33,7 +33,10 @@ What it does
   starts over.
 
 ``--benchmark SECONDS`` times self-play instead (every seat by the untrained policy, batched):
-env steps per second including policy inference.
+env steps per second including policy inference. A finished training run writes ``summary.json``
+(counters, the last evaluation, the arguments) and ``--out`` keeps a ``--benchmark`` or
+``--eval-only`` result as JSON; both record :func:`experiments.io.provenance` (git commit, dirty
+flag, command line).
 
 Seeding: ``--seed`` seeds torch, the games (one generator each, spawned from the seed), episode
 set-up (seats, opponents) and minibatch order, so two runs with the same arguments give the same
@@ -145,6 +148,8 @@ class Args:
     """instead of training: time self-play (every seat by the untrained policy) for this many seconds"""
     eval_only: bool = False
     """instead of training: evaluate the --init-from network (untrained without it), print win shares with 95% CIs"""
+    out: str = ""
+    """with --benchmark or --eval-only: also write the result, with git commit and command line, to this JSON file"""
 
 
 def field_docs(cls) -> dict[str, str]:
@@ -421,7 +426,7 @@ def compute_gae(rewards, ended, values, next_value, gamma, lam):
 
 
 _FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark",
-              "eval_only")
+              "eval_only", "out")
 """Arguments a resumed run may change."""
 
 
@@ -696,6 +701,11 @@ def train(args: Args) -> Trainer:
     bar.close()
     if trainer.train_rows:
         plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
+    io.write_json(os.path.join(trainer.run_dir, "summary.json"), {
+        "game": trainer.key, "options": trainer.options, "update": trainer.update,
+        "global_step": trainer.global_step, "env_steps": trainer.arena.env_steps, "time_s": round(trainer.elapsed, 2),
+        "last_eval": trainer.eval_rows[-len(trainer.eval_specs):] if trainer.eval_rows else [],
+        "args": dataclasses.asdict(args), **io.provenance()})
     return trainer
 
 
@@ -719,17 +729,18 @@ def benchmark_selfplay(args: Args) -> dict:
     seconds = time.perf_counter() - start
     return {"game": args.game, "num_envs": vg.num_envs, "obs_size": vg.obs_size, "num_actions": vg.num_actions,
             "steps_per_s": round(steps / seconds), "policy_share": round(policy_s / seconds, 2),
-            "episodes": episodes, "steps": steps}
+            "episodes": episodes, "steps": steps, "seconds": round(seconds, 1),
+            "load_average_1min": round(os.getloadavg()[0], 2)}
 
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    if args.benchmark:
-        print(benchmark_selfplay(args))
-        return
-    if args.eval_only:
-        for row in evaluate_only(args):
+    if args.benchmark or args.eval_only:
+        result = benchmark_selfplay(args) if args.benchmark else evaluate_only(args)
+        for row in [result] if args.benchmark else result:
             print(json.dumps(row))
+        if args.out:
+            io.write_json(args.out, {"result": result, "args": dataclasses.asdict(args), **io.provenance()})
         return
     trainer = train(args)
     for row in trainer.eval_rows[-len(trainer.eval_specs):]:

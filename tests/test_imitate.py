@@ -82,7 +82,9 @@ def test_fit_learns_the_agent_and_warm_starts_ppo(tmp_path, capsys):
     chance = float(np.mean(1.0 / demos.mask(np.arange(len(demos.action))).sum(1).numpy()))
     assert chance < 0.4
     assert summary["val_accuracy"] > chance + 0.2
-    assert json.loads((tmp_path / "summary.json").read_text())["decisions"] == summary["decisions"]
+    written = json.loads((tmp_path / "summary.json").read_text())
+    assert written["decisions"] == summary["decisions"]
+    assert len(written["git_commit"]) == 40 and "experiments" in written["command"]  # io.provenance()
     agent = load_ppo_agent(str(tmp_path / "policy.pt"), "rummy")
     vg = VectorGames("rummy", 1, 0, **OPTIONS)
     obs, mask, _ = vg.observe()

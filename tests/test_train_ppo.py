@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import subprocess
 import sys
 
@@ -14,6 +15,7 @@ import torch
 
 from agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, load_ppo_agent, masked_distribution,
                               policy_from_checkpoint)
+from agents.registry import make_agent
 from experiments import train_ppo as tp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -245,3 +247,127 @@ def test_obs_log1p_network_reads_log_counts():
     del config["obs_log1p"]
     old = policy_from_checkpoint({"format": CHECKPOINT_FORMAT, "model_config": config, "model": plain.state_dict()})
     assert old.config["obs_log1p"] is False
+
+
+def test_symlog_input_is_log1p_on_non_negative_entries_and_finite_below_minus_one():
+    """The input transform is sign(x) * log(1 + |x|): what committed checkpoints (trained with
+    log1p on non-negative observations) saw wherever they were valid, and finite for Tongits'
+    negative chip totals, where log1p gave NaN or -inf."""
+    torch.manual_seed(0)
+    plain = PolicyNet(4, 3, (8,))
+    net = PolicyNet(4, 3, (8,), obs_log1p=True)
+    net.load_state_dict(plain.state_dict())
+    non_negative = torch.tensor([[0.0, 0.5, 3.0, 1000.0]])
+    torch.testing.assert_close(net(non_negative)[0], plain(torch.log1p(non_negative))[0])
+    negative = torch.tensor([[-1.0, -5.0, 2.0, 0.0]])
+    with pytest.raises(ValueError, match="observation index 0 is -inf"):
+        plain(torch.log1p(negative))
+    symlog = torch.tensor([[-np.log(2), -np.log(6), np.log(3), 0.0]], dtype=torch.float32)
+    torch.testing.assert_close(net(negative)[0], plain(symlog)[0])
+
+
+def test_tongits_default_options_train_on_negative_chip_totals(tmp_path):
+    """Default Tongits (chips, three hands a match): a rollout, then a PPO update on it with every
+    seat's chip total set to -3 (as after a lost hand; log1p made these NaN), and the policy acting
+    on those observations: all finite."""
+    args = tp.parse_args(["--game", "tongits", "--num-envs", "2", "--num-steps", "16", "--hidden", "16",
+                          "--opponents", "random:1", "--update-epochs", "1", "--eval-every", "0", "--no-progress",
+                          "--run-dir", str(tmp_path)])
+    trainer = tp.Trainer(args)
+    batch = trainer.collect()
+    batch["obs"][:, 1290:1293] = -3.0  # chip totals, tongits_v0's observation table
+    stats = tp.ppo_update(trainer.net, trainer.optimizer, batch, args, trainer.rng)
+    assert all(np.isfinite(stats[k]) for k in ("policy_loss", "value_loss", "entropy"))
+    actions = trainer.net.act(batch["obs"].numpy(), batch["mask"].numpy(), greedy=True)
+    assert batch["mask"][torch.arange(len(actions)), torch.from_numpy(actions)].all()
+
+
+def _tiny_checkpoint(path, game: str, options: dict | None, obs_size: int, num_actions: int) -> None:
+    net = PolicyNet(obs_size, num_actions, (8,), obs_log1p=True)
+    data = {"format": CHECKPOINT_FORMAT, "game": game, "model_config": net.config, "model": net.state_dict()}
+    if options is not None:
+        data["options"] = options
+    torch.save(data, path)
+
+
+def test_non_finite_logits_raise_one_line_naming_game_checkpoint_and_index(tmp_path):
+    """A non-finite observation entry (or non-finite parameters) raises a one-line ValueError
+    naming the policy and the first bad index, instead of the arg-max playing the first legal
+    action or torch's Categorical dumping a tensor."""
+    path = tmp_path / "p.pt"
+    _tiny_checkpoint(path, "tongits", {}, 1319, 1283)
+    agent = load_ppo_agent(str(path), "tongits")
+    obs = np.zeros(1319, np.float32)
+    obs[[1291, 1300]] = np.nan
+    mask = np.ones(1283, np.int8)
+    with pytest.raises(ValueError, match=rf"^non-finite logits from tongits checkpoint {path}: "
+                                         r"observation index 1291 is nan \(batch row 0\)$"):
+        agent.act(obs, mask, {})
+    with torch.no_grad():
+        agent.net.policy_head.weight[0, 0] = float("inf")
+        agent.net.policy_head.weight[1, 0] = float("-inf")
+    with pytest.raises(ValueError, match="every observation entry is finite, so the network's parameters are not"):
+        agent.act(np.ones(1319, np.float32), mask, {})
+
+
+def test_trainer_names_its_run_when_logits_are_not_finite(tmp_path):
+    trainer = tp.Trainer(_args(tmp_path))
+    with torch.no_grad():
+        trainer.net.policy_head.bias[0] = float("nan")
+    with pytest.raises(ValueError, match=rf"non-finite logits from rummy training run {tmp_path}: every observation"):
+        trainer.collect()
+
+
+def test_checkpoint_warns_about_other_options_and_refuses_other_sizes(tmp_path):
+    """A checkpoint records its training options; loaded for an env with other options it warns
+    in one line naming each difference, and refuses an env whose observation size differs."""
+    import warnings
+    path = tmp_path / "p.pt"
+    _tiny_checkpoint(path, "tongits", {"reward_mode": "win_loss", "hands_per_match": 1}, 1319, 1283)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_ppo_agent(str(path), "tongits", options={"hands_per_match": 1, "reward_mode": "win_loss"})
+        load_ppo_agent(str(path), "tongits")  # no env options given: nothing to compare
+    with pytest.warns(UserWarning, match=r"other options than it was trained with: hands_per_match=3 \(trained "
+                                         r"with 1\), reward_mode='chips' \(trained with 'win_loss'\)$"):
+        load_ppo_agent(str(path), "tongits", options={})
+    with pytest.warns(UserWarning, match="hands_per_match=3"):
+        make_agent(f"ppo:{path}", "tongits", {"reward_mode": "win_loss"})
+    cr = tmp_path / "cr.pt"
+    _tiny_checkpoint(cr, "contract_rummy", {"deals": [1]}, 1685, 4584)
+    with pytest.raises(ValueError, match="takes observations of 1685 .* has 1691"):
+        load_ppo_agent(str(cr), "contract_rummy", options={})
+
+
+def test_tournament_warns_when_a_checkpoint_plays_other_options(tmp_path):
+    from experiments.tournament import TournamentConfig, run_tournament
+    path = tmp_path / "p.pt"
+    _tiny_checkpoint(path, "tongits", {"hands_per_match": 1}, 1319, 1283)
+    config = TournamentConfig(game="tongits", agents=(f"ppo:{path}", "random", "random"), games=3, seed=0,
+                              options={"hands_per_match": 2}, workers=1)
+    with pytest.warns(UserWarning, match=r"hands_per_match=2 \(trained with 1\)"):
+        run_tournament(config, progress=False, log_games=False)
+
+
+def test_results_record_git_commit_and_command(tmp_path):
+    """Training summary and the --benchmark / --eval-only JSON record io.provenance()."""
+    import json
+    from experiments import io
+    tp.train(_args(tmp_path, "--total-timesteps", "64"))
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["update"] == 1 and summary["args"]["total_timesteps"] == 64
+    out = tmp_path / "bench.json"
+    tp.main(TINY + ["--benchmark", "0.2", "--out", str(out)])
+    bench = json.loads(out.read_text())
+    assert bench["result"]["steps"] > 0
+    expected = io.provenance()
+    for record in (summary, bench):
+        assert record["git_commit"] == expected["git_commit"] and record["command"] == expected["command"]
+        assert re.fullmatch(r"[0-9a-f]{40}", record["git_commit"]) and isinstance(record["dirty"], bool)
+
+
+def test_provenance_outside_a_git_checkout_is_none(monkeypatch):
+    from experiments import io
+    monkeypatch.setenv("GIT_DIR", "/nonexistent")
+    record = io.provenance()
+    assert record["git_commit"] is None and record["dirty"] is None and record["command"]
