@@ -19,7 +19,8 @@ legal-play search behind its placement mask.
 Copies for search (``clone+determinize <env>``; ``--only clone`` runs just these): calls per second
 of ``env.unwrapped.clone()`` and ``env.unwrapped.determinize(agent, seed)`` in mid-game positions,
 beside OpenSpiel's gin_rummy ``state.clone()`` (``open_spiel:gin_rummy state.clone()``).
-Prints the tables and writes JSON (atomically; the copy rates under ``"copies"``). Run: ``python -m experiments.benchmark``.
+Prints the tables and writes JSON (atomically; the copy rates under ``"copies"``).
+Run: ``python -m experiments.benchmark``.
 """
 from __future__ import annotations
 

@@ -250,7 +250,14 @@ class CardGameEnv(AECEnv):
         or seat) cannot see is dealt again uniformly at random among the deals consistent with
         what it has seen (each engine's ``determinize`` says what is public). ``agent`` gets the
         same observation, view and legal actions; the same ``seed`` gives the same world."""
-        seat = agent if isinstance(agent, int) else self.agent_name_mapping[agent]
+        if isinstance(agent, str) and agent in self.agent_name_mapping:
+            seat = self.agent_name_mapping[agent]
+        elif isinstance(agent, (int, np.integer)) and not isinstance(agent, bool) and 0 <= agent < len(
+                self.possible_agents):
+            seat = int(agent)
+        else:
+            raise ValueError(f"agent must be one of {self.possible_agents} or a seat "
+                             f"0..{len(self.possible_agents) - 1}, got {agent!r}")
         rng = seeded_rng(seed)
         twin = self._copy_env()
         twin.game = self.game.determinize(seat, rng)

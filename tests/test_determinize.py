@@ -164,7 +164,8 @@ def test_clone_is_the_same_state_and_steps_the_same_way(case):
             if not env.agents:
                 break
             _obs, _reward, term, trunc, _info = env.last()
-            action = None if term or trunc else random_legal_action(env.observe(env.agent_selection)["action_mask"], rng)
+            mask = env.observe(env.agent_selection)["action_mask"]
+            action = None if term or trunc else random_legal_action(mask, rng)
             env.step(action)
             twin.step(action)
             assert twin.game.to_dict() == env.game.to_dict()
@@ -377,11 +378,15 @@ def test_determinize_and_clone_refuse_an_environment_that_was_never_reset():
         env.determinize("player_0", seed=0)
 
 
-def test_determinize_refuses_a_seed_that_is_not_an_int():
+def test_determinize_refuses_a_seed_that_is_not_an_int_and_an_unknown_agent():
     env = make_raw_env("rummy")
     env.reset(seed=0)
     with pytest.raises(ValueError, match="seed"):
         env.determinize("player_0", seed=1.5)
+    for agent in ("player_2", 2, -1, True, None):
+        with pytest.raises(ValueError, match="agent must be one of"):
+            env.determinize(agent, seed=0)
+    assert env.determinize(1, seed=0).game.to_dict() == env.determinize("player_1", seed=0).game.to_dict()
 
 
 def rummy_after_turnover(shuffle_turnover: bool):
