@@ -5,6 +5,10 @@ Specs:
 - ``random``: :class:`agents.base.RandomAgent`, uniform over the legal actions.
 - ``heuristic``: the game's rule-based baseline, ``agents/heuristic_<game>.py`` (imported only
   when asked for).
+- ``ismcts``, ``ismcts:N``, ``ismcts:N:rollout=heuristic``, ``ismcts:seconds=S``: the search agent
+  :class:`agents.ismcts.ISMCTSAgent` (N iterations per decision, 200 by default; keys ``seconds``,
+  ``rollout`` and ``c``, see :func:`agents.ismcts.parse_ismcts_spec`); harnesses hand it the raw env
+  with ``agent.bind(env)``.
 - ``ppo:PATH``: a trained policy, ``agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
   only then).
 
@@ -27,7 +31,7 @@ HEURISTICS = {
     "ginny_o": ("agents.heuristic_ginny_o", "GinnyOHeuristic"),
 }
 
-AGENT_SPECS = ("random", "heuristic", "ppo:PATH")
+AGENT_SPECS = ("random", "heuristic", "ismcts[:N]", "ppo:PATH")
 
 
 def heuristic_class(game: str) -> type[Agent]:
@@ -44,6 +48,10 @@ def check_agent_spec(spec: str, game: str) -> None:
         return
     if spec == "heuristic":
         heuristic_class(key)
+        return
+    if spec == "ismcts" or spec.startswith("ismcts:"):
+        from .ismcts import ISMCTSAgent, parse_ismcts_spec
+        ISMCTSAgent(key, **parse_ismcts_spec(spec))
         return
     if spec.startswith("ppo:"):
         path = spec[4:]
@@ -64,6 +72,9 @@ def make_agent(spec: str, game: str, options: dict | None = None) -> Agent:
         return RandomAgent()
     if spec == "heuristic":
         return heuristic_class(key)()
+    if spec == "ismcts" or spec.startswith("ismcts:"):
+        from .ismcts import ISMCTSAgent, parse_ismcts_spec
+        return ISMCTSAgent(key, **parse_ismcts_spec(spec))
     from .ppo_agent import load_ppo_agent
     return load_ppo_agent(spec[4:], key, options=options)
 

@@ -535,6 +535,8 @@ class Session:
         base_seed = ns.seed if ns.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
         for s, agent in self.agents.items():
             agent.reset(s, base_seed + 1000 + s)
+            if hasattr(agent, "bind"):  # a search agent (agents.ismcts) reads the engine itself
+                agent.bind(raw)
         totals = {a: 0.0 for a in raw.possible_agents}
         human = raw.possible_agents[ns.seat]
         if len(set(self.opponent_specs)) == 1:

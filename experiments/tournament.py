@@ -141,10 +141,13 @@ def play_game(env, seat_agents: list, env_seed: int, agent_seeds: list[int]) -> 
     view only. Returns the action texts, per-seat returns, steps and whether it was truncated.
 
     An agent with ``uses_view = False`` (e.g. ``random``, which reads only the mask) is handed
-    ``{}`` instead of the view, which saves building the view every step."""
+    ``{}`` instead of the view, which saves building the view every step. An agent with a ``bind``
+    method (the search agent, :mod:`agents.ismcts`) is given the raw env after its ``reset``."""
     env.reset(seed=env_seed)
     for seat, agent in enumerate(seat_agents):
         agent.reset(seat, agent_seeds[seat])
+        if hasattr(agent, "bind"):  # a search agent (agents.ismcts) reads the engine itself
+            agent.bind(env)
     names = env.possible_agents
     mapping = env.agent_name_mapping
     returns = [0.0] * len(names)

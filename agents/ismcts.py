@@ -1,0 +1,234 @@
+"""Single-observer information-set MCTS (SO-ISMCTS; Cowling, Powley and Whitehouse 2012) for all
+five games, through the engine protocol of :class:`rummy_env.base.Game`.
+
+One search per decision, one tree over the acting seat's information sets:
+
+- **Determinization.** Every iteration starts from a new world,
+  ``game.determinize(seat, rng)``: the real game with everything the seat cannot see dealt again
+  uniformly among the deals consistent with what it has seen. The search reads the real game only
+  through this call, so it decides from the seat's information alone (tests/test_ismcts.py re-deals
+  the hidden cards and checks that the same seed chooses the same action).
+- **Tree.** A node is one of the seat's own decisions. Its edges are the seat's actions, with
+  visit count, total return and *availability* count (how many iterations the action was legal
+  there). The child reached through action ``a`` is keyed by ``a`` and the seat's observation
+  vector at its next decision (``game.observation(seat)``), i.e. by what the seat will have seen:
+  a card drawn from the stock leads to a different node per card, moves it cannot tell apart to the
+  same node.
+- **Selection** (UCT restricted to the actions legal in this iteration's world): an untried legal
+  action first (uniformly at random; then the iteration leaves the tree), else the legal action with
+  the highest ``Q + c * sqrt(ln(availability) / visits)``.
+- **Other seats** are part of the environment, as in SO-ISMCTS: inside the tree and in the rollout
+  they play the rollout policy in the determinized world (they get no tree of their own).
+- **Rollout** to the end of the episode by the rollout policy: ``random`` (uniform over the legal
+  actions, the default) or ``heuristic`` (the game's rule-based agent in every seat, from its
+  observation, mask and view: several times slower per step, but its games are shorter and
+  better informed).
+- **Returns** are the seat's rewards from the decision to the end of the episode, in the game's own
+  reward scale (the env's ``reward_mode``). For UCT they are normalized to [0, 1] by the lowest and
+  highest return seen so far in this search (so one exploration constant ``c`` suits every game
+  and reward mode, whatever its range).
+- **Budget**: ``iterations`` per decision and/or ``seconds`` per decision (the search stops at the
+  first one reached; at least one iteration). The move played is the most visited root action.
+  A decision with one legal action is played without search.
+
+The agent needs the engine: harnesses call :meth:`ISMCTSAgent.bind` with the raw env after
+``reset`` (``experiments.tournament.play_game`` and ``experiments.play`` do), and ``act`` then
+searches ``env.game``.
+"""
+from __future__ import annotations
+
+import math
+import re
+import time
+
+import numpy as np
+
+from .base import Agent
+
+ROLLOUTS = ("random", "heuristic")
+DEFAULT_ITERATIONS = 200
+DEFAULT_EXPLORATION = 0.7
+
+
+class Node:
+    """One of the searching seat's information sets: per-action statistics and children."""
+
+    __slots__ = ("visits", "total", "available", "children")
+
+    def __init__(self) -> None:
+        self.visits: dict[int, int] = {}
+        self.total: dict[int, float] = {}
+        self.available: dict[int, int] = {}
+        self.children: dict[tuple[int, bytes], Node] = {}
+
+
+class ISMCTSAgent(Agent):
+    """SO-ISMCTS with a budget of ``iterations`` and/or ``seconds`` per decision (module docstring)."""
+
+    name = "ismcts"
+    uses_view = False
+
+    def __init__(self, game: str, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
+                 rollout: str = "random", exploration: float = DEFAULT_EXPLORATION) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("ismcts needs a budget: iterations, seconds or both")
+        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
+                                       or iterations < 1):
+            raise ValueError(f"ismcts iterations must be an int >= 1, got {iterations!r}")
+        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0 and math.isfinite(seconds)):
+            raise ValueError(f"ismcts seconds must be a number > 0, got {seconds!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if not (isinstance(exploration, (int, float)) and exploration >= 0 and math.isfinite(exploration)):
+            raise ValueError(f"ismcts exploration constant c must be a number >= 0, got {exploration!r}")
+        self.game_name = game
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout = rollout
+        self.exploration = float(exploration)
+        self.env = None
+        self.rollout_agents: list[Agent] | None = None
+        self.last_iterations = 0
+        """Iterations of the latest search (0 when the decision had one legal action)."""
+        self.reset(0, None)
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        super().reset(seat, seed)
+        self.env = None
+
+    def bind(self, env) -> None:
+        """The raw env (``env.unwrapped``) whose game this agent plays; called after ``reset`` and
+        ``env.reset``. With heuristic rollouts, builds one rule-based agent per seat (seeded from
+        this agent's generator)."""
+        self.env = env
+        self.rollout_agents = None
+        if self.rollout == "heuristic":
+            from .registry import heuristic_class
+            cls = heuristic_class(self.game_name)
+            self.rollout_agents = []
+            for s in range(len(env.possible_agents)):
+                agent = cls()
+                agent.reset(s, int(self.rng.integers(2**31)))
+                self.rollout_agents.append(agent)
+
+    # -- deciding ---------------------------------------------------------------------------------
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return int(legal[0])
+        if self.env is None:
+            raise ValueError("ismcts searches the engine: call agent.bind(raw_env) after env.reset()")
+        game = self.env.game
+        if game.current_player != self.seat:
+            raise ValueError(f"ismcts plays seat {self.seat} but seat {game.current_player} is to act")
+        root = Node()
+        self._low, self._high = math.inf, -math.inf
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            self._iterate(root, game.determinize(self.seat, self.rng))
+            done += 1
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        visits = root.visits
+        return int(max(legal, key=lambda a: (visits.get(int(a), 0), root.total.get(int(a), 0.0))))
+
+    def _iterate(self, root: Node, world) -> None:
+        """One iteration in ``world``: select and expand in the tree, roll out, back up."""
+        seat = self.seat
+        node = root
+        path: list[tuple[Node, int]] = []
+        total = 0.0
+        in_tree = True
+        while not world.done:
+            if world.current_player != seat:
+                rewards = world.step(self._rollout_action(world))
+            elif in_tree:
+                if path:
+                    parent, last = path[-1]
+                    key = (last, world.observation(seat).tobytes())
+                    node = parent.children.get(key)
+                    if node is None:
+                        node = parent.children[key] = Node()
+                action, in_tree = self._select(node, np.flatnonzero(world.legal_mask()))
+                path.append((node, action))
+                rewards = world.step(action)
+            else:
+                rewards = world.step(self._rollout_action(world))
+            if rewards is not None:
+                total += float(rewards[seat])
+        self._low = min(self._low, total)
+        self._high = max(self._high, total)
+        for node, action in path:
+            node.visits[action] = node.visits.get(action, 0) + 1
+            node.total[action] = node.total.get(action, 0.0) + total
+
+    def _select(self, node: Node, legal: np.ndarray) -> tuple[int, bool]:
+        """(action, still in the tree): an untried legal action (leaving the tree), else UCT over the
+        legal actions with availability counts; counts availability for every legal action."""
+        available, visits, totals = node.available, node.visits, node.total
+        untried = []
+        for a in legal.tolist():
+            available[a] = available.get(a, 0) + 1
+            if a not in visits:
+                untried.append(a)
+        if untried:
+            return untried[int(self.rng.integers(len(untried)))], False
+        low, span = self._low, self._high - self._low
+        c = self.exploration
+        best, best_score = -1, -math.inf
+        for a in legal.tolist():
+            n = visits[a]
+            mean = totals[a] / n
+            q = (mean - low) / span if span > 0 else 0.5
+            score = q + c * math.sqrt(math.log(available[a]) / n)
+            if score > best_score:
+                best, best_score = a, score
+        return best, True
+
+    def _rollout_action(self, world) -> int:
+        """The rollout policy's action for the seat to act in ``world``."""
+        mask = world.legal_mask()
+        if self.rollout_agents is None:
+            legal = np.flatnonzero(mask)
+            return int(legal[self.rng.integers(len(legal))])
+        s = world.current_player
+        return int(self.rollout_agents[s].act(world.observation(s), mask.copy(), world.view(s)))
+
+
+def parse_ismcts_spec(spec: str) -> dict:
+    """Keyword arguments of :class:`ISMCTSAgent` from a spec ``ismcts[:N][:key=value...]``: ``N``
+    iterations per decision, keys ``seconds`` (a time budget per decision; without ``N`` it replaces
+    the iteration budget), ``rollout`` (``random`` or ``heuristic``) and ``c`` (the exploration
+    constant). ``ValueError`` names anything malformed; the agent checks the values' ranges."""
+    parts = spec.split(":")
+    if parts[0] != "ismcts":
+        raise ValueError(f"not an ismcts spec: {spec!r}")
+    kwargs: dict = {}
+    for part in parts[1:]:
+        key, sep, value = part.partition("=")
+        if not sep:
+            kwargs["iterations"] = _spec_number(spec, part, int)
+        elif key == "seconds":
+            kwargs["seconds"] = _spec_number(spec, value, float)
+            kwargs.setdefault("iterations", None)
+        elif key == "rollout":
+            kwargs["rollout"] = value
+        elif key == "c":
+            kwargs["exploration"] = _spec_number(spec, value, float)
+        else:
+            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} (keys: seconds, rollout, c)")
+    return kwargs
+
+
+def _spec_number(spec: str, text: str, kind: type):
+    """``kind(text)``, or a ``ValueError`` naming the spec and the part that is not a number."""
+    pattern = r"[0-9]+" if kind is int else r"[0-9]*\.?[0-9]+(e-?[0-9]+)?"
+    if not re.fullmatch(pattern, text):
+        raise ValueError(f"agent spec {spec!r}: {text!r} is not a{'n integer' if kind is int else ' number'} "
+                         "(ismcts:N iterations, seconds=S, c=C)")
+    return kind(text)
