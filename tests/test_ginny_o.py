@@ -1,9 +1,8 @@
-"""Tests of Ginny-O (shared/rules/ginny_o.md): scenario checks 1-17, PettingZoo API, randomized
-games against an independent brute-force reference, hidden information, round trips, text and
-option/deal validation."""
+"""Tests of Ginny-O (rules GO-1..GO-44): scenario checks 1-17, PettingZoo API, randomized games
+(small and full racks) against the independent reference ``tests/reference_ginny_o.py``, hidden
+information, round trips, text and option/deal validation."""
 from __future__ import annotations
 
-import itertools
 import json
 
 import numpy as np
@@ -11,8 +10,9 @@ import pytest
 
 from rummy_env import ginny_o_v0
 from rummy_env.cards import CARD_TEXT, JOKER, RANK_OF, parse_card
-from rummy_env.games.ginny_o import (CENTRE, LAYOUTS, NSQ, NUM_ACTIONS, SQUARE_TEXT, GinnyOGame, Options)
-from rummy_env.melds import SET, classify, piece_text
+from rummy_env.games.ginny_o import CENTRE, NUM_ACTIONS, SQUARE_TEXT, GinnyOGame, Options
+from rummy_env.melds import piece_text
+from tests import reference_ginny_o
 from tests.harness import (check_hidden_information, check_roundtrips, play_random_games,
                            random_legal_action, run_pettingzoo_tests)
 from tests.redeals import redeal_ginny_o as redeal
@@ -309,184 +309,11 @@ def test_scenario_17_two_sets():
 
 
 # ------------------------------------------------------------------------------- independent reference
-def ref_line_ok(pieces, descending):
-    """A line of pieces (in reading order) is a set, or a run in reading order (GO-15, GO-16)."""
-    meld = classify(pieces, ace_high=True)
-    if meld is None or len(pieces) > 13:
-        return False
-    if meld.kind == SET:
-        return True
-    cards = [p % 52 for p in pieces]
-    for ace in (1, 14):
-        pos = [ace if RANK_OF[c] == 1 else RANK_OF[c] for c in cards]
-        diffs = {b - a for a, b in zip(pos, pos[1:])}
-        if diffs == {1} or (descending and diffs == {-1}):
-            return True
-    return False
-
-
-def ref_components(board):
-    comp = [-1] * NSQ
-    k = 0
-    for q in range(NSQ):
-        if board[q] < 0 or comp[q] >= 0:
-            continue
-        stack, comp[q] = [q], k
-        while stack:
-            s = stack.pop()
-            for t in ref_nbrs(s):
-                if board[t] >= 0 and comp[t] < 0:
-                    comp[t] = k
-                    stack.append(t)
-        k += 1
-    return comp
-
-
-REF_NBRS = [[(r + dr) * 15 + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-             if 0 <= r + dr < 15 and 0 <= c + dc < 15] for r in range(15) for c in range(15)]
-
-
-def ref_nbrs(q):
-    return REF_NBRS[q]
-
-
-def ref_line(cells, q, dr, dc):
-    """Pieces of the maximal line through ``q`` along (dr, dc) (0/1 steps) on ``cells``."""
-    r, c = divmod(q, 15)
-    while r - dr >= 0 and c - dc >= 0 and cells[(r - dr) * 15 + c - dc] >= 0:
-        r, c = r - dr, c - dc
-    out = []
-    while r < 15 and c < 15 and cells[r * 15 + c] >= 0:
-        out.append(cells[r * 15 + c])
-        r, c = r + dr, c + dc
-    return out
-
-
-def ref_legal(board, comp, placements, premium, descending, empty_board):
-    """Whether ``placements`` [(square, piece)] is a legal play (GO-20..GO-27), from the rules."""
-    squares = [q for q, _ in placements]
-    rows = {q // 15 for q in squares}
-    cols = {q % 15 for q in squares}
-    if len(rows) > 1 and len(cols) > 1:
-        return False
-    cells = list(board)
-    for q, p in placements:
-        cells[q] = p
-    lo, hi = min(squares), max(squares)
-    step = 1 if len(rows) == 1 else 15
-    if any(cells[q] < 0 for q in range(lo, hi + 1, step)):
-        return False
-    main = (0, 1) if step == 1 else (1, 0)
-    for q, d in [(lo, main)] + [(q, main[::-1]) for q in squares]:
-        line = ref_line(cells, q, *d)
-        if len(line) >= 2 and not ref_line_ok(line, descending):
-            return False
-    if empty_board:
-        return CENTRE in squares and len(squares) >= 3
-    touched = {comp[t] for q in squares for t in REF_NBRS[q] if board[t] >= 0}
-    if len(touched) == 1:
-        return True
-    return not touched and len(squares) >= 3 and any(premium[q] == "R" for q in squares)
-
-
-_SQUARE_SETS: dict = {}
-
-
-def ref_square_sets(board, layout):
-    """The square sets a play can fill (all empty squares between two empty squares of a row or
-    column) that touch the board or hold a start square (H8 on the empty board): a necessary
-    condition of GO-20, GO-22 and GO-23. Sorted by size; cached per board."""
-    key = (board, layout)
-    if key not in _SQUARE_SETS:
-        if len(_SQUARE_SETS) > 2000:
-            _SQUARE_SETS.clear()
-        premium = LAYOUTS[layout]
-        empty_board = all(p < 0 for p in board)
-        near_sq = {q for q in range(NSQ) if board[q] < 0 and any(board[t] >= 0 for t in REF_NBRS[q])}
-        start_sq = {CENTRE} if empty_board else {q for q in range(NSQ) if premium[q] == "R" and board[q] < 0}
-        found = set()
-        for line in [[r * 15 + c for c in range(15)] for r in range(15)] + [[r * 15 + c for r in range(15)]
-                                                                             for c in range(15)]:
-            for i in range(15):
-                if board[line[i]] >= 0:
-                    continue
-                empt = []
-                for j in range(i, min(i + 13, 15)):
-                    if board[line[j]] >= 0:
-                        continue
-                    empt.append(line[j])
-                    if len(empt) > 7:
-                        break
-                    if not near_sq.isdisjoint(empt) or not start_sq.isdisjoint(empt):
-                        found.add(tuple(empt))
-        _SQUARE_SETS[key] = sorted(found, key=len)
-    return _SQUARE_SETS[key]
-
-
-_REF_PLAYS: dict = {}
-
-
-def ref_plays(game):
-    """Every legal play continuing this turn's placements: all plays of the turn's rack, by
-    brute force over the square sets a play can fill and every arrangement of the rack tiles
-    (jokers declared as any card), cached per (board, rack), then filtered by the placements."""
-    board = game.board
-    rack = list(game.racks[game.current_player])
-    for _, p in game.placed:
-        rack[JOKER if p >= 52 else p] += 1
-    key = (tuple(board), tuple(rack), game.options.board_layout, game.options.descending_runs)
-    if key not in _REF_PLAYS:
-        if len(_REF_PLAYS) > 500:
-            _REF_PLAYS.clear()
-        comp = ref_components(board)
-        premium = LAYOUTS[game.options.board_layout]
-        empty_board = all(p < 0 for p in board)
-        tiles = [t for t in range(53) for _ in range(rack[t])]
-        found = set()
-        for sq in ref_square_sets(tuple(board), game.options.board_layout):
-            if len(sq) > len(tiles):
-                break
-            for perm in set(itertools.permutations(tiles, len(sq))):
-                choices = [range(52, 104) if t == JOKER else (t,) for t in perm]
-                for pieces in itertools.product(*choices):
-                    play = tuple(zip(sq, pieces))
-                    if ref_legal(board, comp, play, premium, game.options.descending_runs, empty_board):
-                        found.add(play)
-        _REF_PLAYS[key] = found
-    m = len(game.placed)
-    prefix = tuple(game.placed)
-    return {p for p in _REF_PLAYS[key] if p[:m] == prefix}
-
-
-def reference_mask(game):
-    """The mask from the rules (GO-40..GO-44), placements from ``ref_plays``."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    rack = game.racks[game.current_player]
-    if game.phase == "start":
-        mask[0] = 1
-        mask[[56 + t for t in range(53) if rack[t]]] = 1
-        return mask
-    if game.phase == "exchange":
-        mask[2] = 1
-        mask[[56 + t for t in range(53) if rack[t] > game.chosen.count(t)]] = 1
-        return mask
-    m = len(game.placed)
-    for play in ref_plays(game):
-        if len(play) == m:
-            mask[2] = 1
-        else:
-            q, p = play[m]
-            mask[109 + 225 * p + q] = 1
-    if not m:
-        if game.drew >= 0:
-            mask[[3 + t for t in range(53) if rack[t]]] = 1
-        if not game.box and game.box_empty_start:
-            mask[1] = 1
-    return mask
-
-
+# tests/reference_ginny_o.py decides legality from the rules alone (its own card model, line and
+# meld checker, group finder and exhaustive search); these tests compare it with the mask.
 def check_invariants(game, totals):
-    """Tiles conserved (board + placed + racks + box = the dealt tiles); every line a meld."""
+    """Tiles conserved (board + placed + racks + box = the dealt tiles); every line of the
+    committed board a meld by the reference's checker (GO-19)."""
     counts = [0] * 53
     for p in game.board:
         if p >= 0:
@@ -499,16 +326,9 @@ def check_invariants(game, totals):
     for t in game.box:
         counts[t] += 1
     assert counts == totals
-    for d in ((0, 1), (1, 0)):
-        for q in range(NSQ):
-            if game.board[q] < 0:
-                continue
-            r, c = divmod(q, 15)
-            pr, pc = r - d[0], c - d[1]
-            if pr >= 0 and pc >= 0 and game.board[pr * 15 + pc] >= 0:
-                continue  # not the start of a line
-            line = ref_line(game.board, q, *d)
-            assert len(line) == 1 or ref_line_ok(line, game.options.descending_runs), line
+    view = game.view(game.current_player)
+    for line in reference_ginny_o.board_lines(reference_ginny_o.committed_board(view)):
+        assert reference_ginny_o.is_meld(line, view["descending_runs"]), line
 
 
 _BOARDS: dict = {}
@@ -542,7 +362,7 @@ def board_pool(descending, sets, count=8):
 
 def small_rack_env(seed):
     """A raw env dealt a random board and small racks (1-3 tiles; a joker only beside one other tile) with an
-    empty box, so that ``ref_plays`` can brute-force every play."""
+    empty box: short games that reach many boards and end by passing."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 5))
     opts = dict(num_players=n, descending_runs=bool(rng.random() < 0.7),
@@ -573,12 +393,14 @@ def small_rack_env(seed):
     return env
 
 
-def test_randomized_games_against_brute_force():
+def test_small_rack_games_against_reference():
     """GO-19..GO-44: 500 complete games (2-4 players, both layouts, both run directions, jokers)
-    from small-rack deals; mask == brute-force reference at every step, masked-out actions
-    refused with the state unchanged, tiles conserved, every board line a meld, every game ends."""
+    from small-rack deals on boards of all sizes; mask == the independent reference at every
+    step, masked-out actions refused with the state unchanged, tiles conserved, every board line
+    a meld, every game ends."""
     seeds = iter(range(10_000))
     totals_of = {}
+    reference = reference_ginny_o.ReferenceMask()
 
     def fresh():
         env = small_rack_env(next(seeds))
@@ -593,53 +415,164 @@ def test_randomized_games_against_brute_force():
         totals_of[id(g)] = totals
         return env
 
-    stats = play_random_games(fresh, num_games=500, seed=1, reference_mask=reference_mask,
+    stats = play_random_games(fresh, num_games=500, seed=1, reference_mask=reference.mask,
                               check_invariants=lambda g: check_invariants(g, totals_of[id(g)]),
                               illegal_probe_every=3)
     assert stats["games"] == 500 and stats["terminated"] == 500
+    assert reference.positions >= 1500 and reference.multi_tile_plays >= 500
 
 
-def test_random_full_games_sound_plays():
-    """GO-10..GO-14, GO-34..GO-44 on full-size racks (default deals, all options): the start,
-    exchange, return and pass parts of the mask follow the rules, every enumerated play is legal
-    by the independent checker, masked-out actions are refused, tiles are conserved."""
-    configs = [dict(), dict(num_players=3), dict(num_players=4, jokers_per_set=4, board_layout="bare"),
-               dict(descending_runs=False, reshuffle_on_return=False, stall_rounds=2),
-               dict(num_players=2, num_sets=2, jokers_per_set=0, max_turns=30, reward_mode="score_diff")]
+FULL_RACK_CONFIGS = (dict(), dict(num_players=3), dict(num_players=4, jokers_per_set=4, board_layout="bare"),
+                     dict(descending_runs=False, reshuffle_on_return=False, stall_rounds=2),
+                     dict(num_players=2, num_sets=2, jokers_per_set=0, max_turns=30, reward_mode="score_diff"))
+
+
+def test_random_full_games_against_reference():
+    """GO-10..GO-44 on full-size racks (default deals, the options of ``FULL_RACK_CONFIGS``),
+    uniformly random legal actions: the whole mask (start, exchange, return, pass, placements,
+    commit) == the independent reference at every step, masked-out actions refused, tiles
+    conserved, every board line a meld."""
     games = iter(range(1000))
-
-    def ref(game):
-        if game.phase != "play":
-            return reference_mask(game)
-        board = game.board
-        comp = ref_components(board)
-        premium = LAYOUTS[game.options.board_layout]
-        empty_board = all(p < 0 for p in board)
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        m = len(game.placed)
-        for play in game.legal_plays():
-            assert play[:m] == tuple(game.placed)
-            assert ref_legal(board, comp, play, premium, game.options.descending_runs, empty_board), play
-            if len(play) == m:
-                mask[2] = 1
-            else:
-                mask[109 + 225 * play[m][1] + play[m][0]] = 1
-        rack = game.racks[game.current_player]
-        if not m:
-            if game.drew >= 0:
-                mask[[3 + t for t in range(53) if rack[t]]] = 1
-            if game.box_empty_start:
-                mask[1] = 1
-        return mask
+    reference = reference_ginny_o.ReferenceMask()
 
     def fresh():
-        return ginny_o_v0.raw_env(**configs[next(games) % len(configs)])
+        return ginny_o_v0.raw_env(**FULL_RACK_CONFIGS[next(games) % len(FULL_RACK_CONFIGS)])
 
     def invariants(game):
         check_invariants(game, game.options.tile_limits())
 
-    stats = play_random_games(fresh, num_games=15, seed=5, reference_mask=ref, check_invariants=invariants)
-    assert stats["games"] == 15
+    stats = play_random_games(fresh, num_games=15, seed=5, reference_mask=reference.mask, check_invariants=invariants)
+    assert stats["games"] == 15 and reference.decisions == stats["steps"]
+
+
+def toward_plays(mask, rng) -> int:
+    """A random legal action that mostly draws (90%) and, when it can, places or commits (95%),
+    so that games reach many play phases with full racks."""
+    legal = np.flatnonzero(mask)
+    if mask[0] and rng.random() < 0.9:
+        return 0
+    placing = legal[(legal == 2) | (legal >= 109)]
+    if len(placing) and rng.random() < 0.95:
+        return int(placing[rng.integers(len(placing))])
+    return int(legal[rng.integers(len(legal))])
+
+
+def assert_mask_is_reference(game, reference, where):
+    """The env's mask equals the reference's; returns the mask."""
+    mask = game.legal_mask()
+    diff = np.flatnonzero(mask != reference.mask(game))
+    assert not len(diff), (f"{where}: mask (1) and reference (0) differ: "
+                           + ", ".join(f"{game.action_to_text(a)} {mask[a]}" for a in diff[:10])
+                           + "\n" + game.render_text(game.current_player))
+    return mask
+
+
+def walk_placements(game, reference, where, depth=8):
+    """The mask equals the reference's after every sequence of up to ``depth`` legal placements
+    of this turn (GO-43; on clones). With the full depth 8 (GO-27) the plays the mask lets one
+    commit are exactly the reference's."""
+    mask = assert_mask_is_reference(game, reference, where)
+    if not depth:
+        return
+    for action in np.flatnonzero(mask[109:]) + 109:
+        child = game.clone()
+        child.step(int(action))
+        walk_placements(child, reference, where, depth - 1)
+
+
+def compare_full_rack_games(num_games, seed):
+    """Complete games (default deals, ``FULL_RACK_CONFIGS`` in turn) played by ``toward_plays``:
+    at every decision the env's mask equals the reference's, and at the start of every play
+    phase so does every placement sequence (``walk_placements``). Returns the reference (its
+    counts say what was covered)."""
+    reference = reference_ginny_o.ReferenceMask()
+    rng = np.random.default_rng(seed)
+    for g in range(num_games):
+        env = ginny_o_v0.raw_env(**FULL_RACK_CONFIGS[g % len(FULL_RACK_CONFIGS)])
+        env.reset(seed=seed * 1000 + g)
+        game = env.game
+        while not game.done:
+            if game.phase == "play" and not game.placed:
+                walk_placements(game, reference, f"game {g}")
+            env.step(toward_plays(assert_mask_is_reference(game, reference, f"game {g}"), rng))
+    return reference
+
+
+def test_full_rack_plays_against_reference():
+    """GO-20..GO-27, GO-42, GO-43 with full racks, 4 complete games (2-4 players, both layouts
+    and run directions, 0-4 jokers per set): at every play phase reached, the env's legal plays
+    (every placement sequence its mask allows, ``walk_placements``) equal the reference's,
+    whose search covers every subset and order of all the acting seat's tiles (up to 8 after a
+    draw; a joker as every card); the mask also agrees at every other decision. Plays in these
+    games have up to 4 tiles; ``test_crafted_full_racks_against_reference`` adds 8-tile plays,
+    group joins and two jokers on a rack."""
+    reference = compare_full_rack_games(num_games=4, seed=3)
+    assert reference.positions >= 150 and reference.multi_tile_plays >= 3000
+    assert reference.joker_plays >= 2000 and reference.placement_actions >= 8000
+
+
+CRAFTED_DEALS = (
+    # GO-25: row 6 3C 4C 5C would join the two groups (2C..6C), as in scenario 9.
+    (["H6 6C", "H7 7C", "H8 8C", "D4 2S", "D5 2H", "D6 2C"], "3C 4C 5C", {}),
+    # GO-25: column J KC QC JC TC 9C would join the kings' group on L4 and the centre run.
+    (["H8 7C", "I8 8C", "J8 9C", "J4 KC", "K4 KD", "L4 KS"], "QC JC TC", {}),
+    # GO-17: two jokers on the rack.
+    (["H8 7C", "I8 8C", "J8 9C", "J4 KC", "K4 KD", "L4 KS"], "QC JK TC JK", {}),
+    # GO-22, GO-27: all 8 tiles in one first play; 8 tiles round the centre run.
+    ([], "2H 3H 4H 5H 6H 7H 8H 9H", {}),
+    (R, "3H 4H 8H 9H TH JH QH KH", {}),
+)
+FOUR_JOKER_DEAL = (R, "JK JK JK JK", dict(num_players=4, jokers_per_set=4))
+
+
+def compare_crafted_turns(deals, repeats, seed, walk_depth=8):
+    """Each deal (board, tiles, options) ``repeats`` times, p0 holding the tiles plus random
+    ones (8 after its draw): the mask must equal the reference's after every sequence of up to
+    ``walk_depth`` placements and at every decision of p0's turn, placements chosen by
+    ``toward_plays``. Returns the reference (its counts)."""
+    reference = reference_ginny_o.ReferenceMask()
+    rng = np.random.default_rng(seed)
+    for board, tiles, opts in deals:
+        sets = 2 if opts.get("num_players", 2) > 2 else 1
+        unused = [t for t in CARD_TEXT[:52] for _ in range(sets)]
+        for t in [b.split()[1] for b in board] + tiles.split():
+            if t != "JK":
+                unused.remove(t)
+        for _ in range(repeats):
+            extra = [unused[i] for i in rng.choice(len(unused), 8 - len(tiles.split()), replace=False)]
+            env = make(after_draw=tiles.split() + extra, board=board, fill=True, **opts)
+            act(env, "draw")
+            game = env.game
+            walk_placements(game, reference, f"{board} {tiles}", walk_depth)
+            while game.current_player == 0 and not game.done:
+                env.step(toward_plays(assert_mask_is_reference(game, reference, f"{board} {tiles}"), rng))
+    return reference
+
+
+def test_crafted_full_racks_against_reference():
+    """Positions random games rarely reach (``CRAFTED_DEALS``): groups that one play could join
+    (GO-25), plays of all 8 tiles (GO-27), two jokers on a rack (GO-17), each with random other
+    tiles; the mask equals the reference's after every placement sequence of the turn."""
+    reference = compare_crafted_turns(CRAFTED_DEALS, repeats=1, seed=0)
+    assert reference.group_joins_refused >= 3 and reference.longest_play == 8 and reference.joker_plays >= 1000
+
+
+@pytest.mark.slow
+def test_four_joker_racks_against_reference():
+    """As ``test_crafted_full_racks_against_reference`` with four jokers on the rack (4 players,
+    4 jokers per set), three deals; each has tens of thousands of plays, so the masks are
+    compared at the turn's start, after every first placement, and along the turn played."""
+    reference = compare_crafted_turns([FOUR_JOKER_DEAL], repeats=3, seed=1, walk_depth=1)
+    assert reference.joker_plays >= 50_000
+
+
+@pytest.mark.slow
+def test_full_rack_plays_against_reference_long():
+    """As ``test_full_rack_plays_against_reference``, over 30 games (about 5 minutes): some
+    plays in them would join two groups (GO-25)."""
+    reference = compare_full_rack_games(num_games=30, seed=11)
+    assert reference.positions >= 1000 and reference.multi_tile_plays >= 20_000 and reference.joker_plays >= 15_000
+    assert reference.group_joins_refused >= 1
 
 
 def test_pettingzoo_api_and_seed():
