@@ -4,11 +4,13 @@ with their provenance (git commit, command line) and the machine's load to ``--o
     .venv/bin/python -m experiments.measure_ray --out docs/results/ray_scaling.json
 
 - **Tournaments**: a ``--games``-game Tongits tournament (random vs heuristic) on the process and
-  the ray backend with 2 workers, then with 1 (games/s without Ray's start-up, which is reported
-  apart), and the ratio ray / process at 2 workers (target: at least 0.85). A 2,000-game run on
-  Ray gives the mean time of one task (target: at least 0.1 s).
+  the ray backend with 2 workers, then a ``--games-one-worker``-game one with 1 worker (games/s
+  without Ray's start-up, which is reported apart), and the ratio ray / process at 2 workers
+  (target: at least 0.85). A 2,000-game run on Ray gives the mean time of one task (target: at
+  least 0.1 s): wall time x workers / tasks.
 - **RLlib**: ``--iterations`` PPO iterations of ``rummy-env train-rllib`` on Rummy (one round per
-  episode) with 1 and with 2 env runners: env steps/s while sampling.
+  episode) with 1 and with 2 env runners: env steps/s over the iterations (sampling and updates),
+  then of ``--sample-steps`` env steps per runner sampled alone, all runners at once.
 
 The load averages (``os.getloadavg``) before and after each part are recorded: on a shared
 machine they say how far the numbers can be trusted.
@@ -40,9 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m experiments.measure_ray",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20_000,
-                        help="games of each scaling tournament (default 20000)")
-    parser.add_argument("--iterations", type=int, default=3, help="PPO iterations per RLlib run (default 3)")
-    parser.add_argument("--batch-size", type=int, default=2000, help="env steps per PPO iteration (default 2000)")
+                        help="games of each 2-worker tournament (default 20000)")
+    parser.add_argument("--games-one-worker", type=int, default=5_000,
+                        help="games of each 1-worker tournament (default 5000)")
+    parser.add_argument("--iterations", type=int, default=2, help="PPO iterations per RLlib run (default 2)")
+    parser.add_argument("--batch-size", type=int, default=1000, help="env steps per PPO iteration (default 1000)")
+    parser.add_argument("--sample-steps", type=int, default=1000,
+                        help="env steps each env runner samples after training, timed alone (default 1000)")
     parser.add_argument("--out", default="docs/results/ray_scaling.json",
                         help="result JSON (default docs/results/ray_scaling.json)")
     return parser
@@ -56,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = []
     for workers in (2, 1):
         for backend in ("process", "ray"):
-            runs.append(tournament_rate(backend, workers, args.games))
+            runs.append(tournament_rate(backend, workers, args.games if workers == 2 else args.games_one_worker))
             print(runs[-1], flush=True)
     rate = {(r["backend"], r["workers"]): r["games_per_s"] for r in runs}
     tasks_2000 = tournament_rate("ray", 2, 2000)
@@ -66,10 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     for env_runners in (1, 2):
         load_before = os.getloadavg()
         result = train("rummy", {"max_rounds": 1}, args.iterations, env_runners, batch_size=args.batch_size,
-                       minibatch_size=500, epochs=1)
-        rllib.append({"env_runners": env_runners, "env_steps": result["env_steps"], "sample_s": result["sample_s"],
-                      "env_steps_per_s": result["env_steps_per_s"], "startup_s": result["startup_s"],
-                      "train_s": result["train_s"], "load_before": load_before, "load_after": os.getloadavg()})
+                       minibatch_size=min(500, args.batch_size), epochs=1, sample_steps=args.sample_steps)
+        rllib.append({"env_runners": env_runners, "training_env_steps": result["env_steps"],
+                      "training_s": result["train_s"], "training_env_steps_per_s": result["env_steps_per_s"],
+                      "sampling": result["sampling"], "startup_s": result["startup_s"],
+                      "load_before": load_before, "load_after": os.getloadavg()})
         print(rllib[-1], flush=True)
 
     summary = {

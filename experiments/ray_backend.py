@@ -46,11 +46,15 @@ class RayChunkRunner:
                 ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False)
             else:
                 ray.init(address=address, log_to_driver=False)
-        self.cpus = int(ray.cluster_resources().get("CPU", 0))
-        if self.cpus < 1:
-            raise ValueError(f"the Ray cluster at {address or 'this process'} has no CPUs for tournament tasks")
-        self.workers = workers if address is None and self.started_ray else self.cpus
-        ray.get([ray.remote(num_cpus=1)(_warm_up).remote(game, options) for _ in range(self.workers)])
+        try:
+            self.cpus = int(ray.cluster_resources().get("CPU", 0))
+            if self.cpus < 1:
+                raise ValueError(f"the Ray cluster at {address or 'this process'} has no CPUs for tournament tasks")
+            self.workers = workers if address is None and self.started_ray else self.cpus
+            ray.get([ray.remote(num_cpus=1)(_warm_up).remote(game, options) for _ in range(self.workers)])
+        except BaseException:
+            self.close()
+            raise
         self.startup_s = time.perf_counter() - start
 
     def play(self, play_chunk: Callable, args: tuple, chunks: list[list]) -> Iterator[list[dict]]:

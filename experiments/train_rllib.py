@@ -12,8 +12,8 @@ probability ``--rule-based-share`` per episode). ``--env-runners K`` remote env 
 parallel (one CPU each); the learner updates in this process. Without ``--address`` a local Ray
 with K + 1 CPUs is started; with it, the cluster is joined.
 
-Every iteration's numbers (env steps sampled, the time spent sampling, env steps/s, mean
-episode return, the learner's losses) go to ``--out`` (JSON, default
+Every iteration's numbers (env steps sampled, its wall time, env steps/s, the learner's mean
+episode return, its losses) go to ``--out`` (JSON, default
 ``runs/rllib_<game>_s<seed>.json``) with the arguments and :func:`experiments.io.provenance`.
 """
 from __future__ import annotations
@@ -64,18 +64,17 @@ def ppo_config(game: str, options: dict, env_runners: int, rule_based_share: flo
     )
 
 
-def iteration_stats(result: dict) -> dict:
-    """The numbers of one ``Algorithm.train()`` result this tool records."""
+def iteration_stats(result: dict, seconds: float) -> dict:
+    """The numbers this tool records of one ``Algorithm.train()`` result that took ``seconds``."""
     runners = result.get("env_runners", {})
     learner = result.get("learners", {}).get(LEARNER, {})
-    steps = runners.get("num_env_steps_sampled", 0)
-    sample_s = result.get("timers", {}).get("env_runner_sampling_timer", math.nan)
+    steps = int(runners.get("num_env_steps_sampled", 0))
     return {
-        "env_steps": int(steps),
-        "sample_s": float(sample_s),
-        "env_steps_per_s": float(steps / sample_s) if sample_s and sample_s > 0 else math.nan,
+        "env_steps": steps,
+        "seconds": seconds,
+        "env_steps_per_s": steps / seconds,
         "episodes": int(runners.get("num_episodes", 0)),
-        "episode_return_mean": float(runners.get("episode_return_mean", math.nan)),
+        "learner_return_mean": float(runners.get("module_episode_return_mean", {}).get(LEARNER, math.nan)),
         "policy_loss": float(learner.get("policy_loss", math.nan)),
         "vf_loss": float(learner.get("vf_loss", math.nan)),
         "entropy": float(learner.get("entropy", math.nan)),
@@ -83,9 +82,21 @@ def iteration_stats(result: dict) -> dict:
     }
 
 
+def sampling_rate(algo, steps_per_runner: int) -> dict:
+    """Env steps/s of the remote env runners sampling ``steps_per_runner`` env steps each, all at
+    once, with the current policy (rollouts alone, no update)."""
+    start = time.perf_counter()
+    counts = algo.env_runner_group.foreach_env_runner(
+        lambda runner: sum(len(e) for e in runner.sample(num_timesteps=steps_per_runner)), local_env_runner=False)
+    seconds = time.perf_counter() - start
+    return {"env_steps": int(sum(counts)), "seconds": seconds, "env_steps_per_s": sum(counts) / seconds}
+
+
 def train(game: str, options: dict, iterations: int, env_runners: int, address: str | None = None,
-          **config_kwargs) -> dict:
-    """Run ``iterations`` PPO iterations; return the per-iteration stats and the run's totals.
+          sample_steps: int = 0, **config_kwargs) -> dict:
+    """Run ``iterations`` PPO iterations; return the per-iteration stats and the run's totals (env
+    steps/s over whole iterations: sampling and update). With ``sample_steps``, the env runners
+    then sample that many env steps each and ``sampling`` holds their env steps/s alone.
 
     Starts a local Ray with ``env_runners + 1`` CPUs (or joins ``address``) unless Ray is already
     initialised, and shuts down only a Ray it started."""
@@ -100,19 +111,20 @@ def train(game: str, options: dict, iterations: int, env_runners: int, address: 
         algo = ppo_config(game, options, env_runners, **config_kwargs).build_algo()
         startup_s = time.perf_counter() - start
         stats = []
-        train_start = time.perf_counter()
         for _ in range(iterations):
-            stats.append(iteration_stats(algo.train()))
-        train_s = time.perf_counter() - train_start
+            iteration_start = time.perf_counter()
+            result = algo.train()
+            stats.append(iteration_stats(result, time.perf_counter() - iteration_start))
+        sampling = sampling_rate(algo, sample_steps) if sample_steps > 0 else None
         algo.stop()
     finally:
         if started_ray:
             ray.shutdown()
     steps = sum(s["env_steps"] for s in stats)
-    sample_s = sum(s["sample_s"] for s in stats)
+    train_s = sum(s["seconds"] for s in stats)
     return {"game": game, "options": options, "iterations": iterations, "env_runners": env_runners,
-            "startup_s": startup_s, "train_s": train_s, "env_steps": steps, "sample_s": sample_s,
-            "env_steps_per_s": steps / sample_s if sample_s > 0 else math.nan, "per_iteration": stats}
+            "startup_s": startup_s, "train_s": train_s, "env_steps": steps, "env_steps_per_s": steps / train_s,
+            "sampling": sampling, "per_iteration": stats}
 
 
 def main(args: argparse.Namespace) -> int:
@@ -123,12 +135,12 @@ def main(args: argparse.Namespace) -> int:
                    rule_based_share=args.rule_based_share, seed=args.seed, batch_size=args.batch_size,
                    minibatch_size=args.minibatch_size, epochs=args.epochs)
     for i, s in enumerate(result["per_iteration"], 1):
-        print(f"iteration {i}: {s['env_steps']} env steps in {s['sample_s']:.1f} s "
-              f"({s['env_steps_per_s']:.0f}/s), return mean {s['episode_return_mean']:.3g}, "
+        print(f"iteration {i}: {s['env_steps']} env steps in {s['seconds']:.1f} s "
+              f"({s['env_steps_per_s']:.0f}/s), learner return mean {s['learner_return_mean']:.3g}, "
               f"policy loss {s['policy_loss']:.3g}, vf loss {s['vf_loss']:.3g}")
     out = Path(args.out or f"runs/rllib_{game}_s{args.seed}.json")
     io.write_json(out, {**result, "arguments": {k: v for k, v in vars(args).items() if k != "func"}, **io.provenance()})
     print(f"{result['env_steps']} env steps with {args.env_runners} env runner(s): "
-          f"{result['env_steps_per_s']:.0f} env steps/s while sampling; Ray start-up {result['startup_s']:.1f} s; "
+          f"{result['env_steps_per_s']:.0f} env steps/s (sampling and updates); Ray start-up {result['startup_s']:.1f} s; "
           f"wrote {out}")
     return 0

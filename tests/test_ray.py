@@ -107,8 +107,9 @@ def test_the_environments_do_not_import_ray():
     code = ("import sys, rummy_env, rummy_env.registry as r\n"
             "[r.make_raw_env(g) for g in r.GAMES]\n"
             "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
 
 
 # -- the RLlib adapter ----------------------------------------------------------------------------
@@ -207,14 +208,14 @@ def test_rllib_trains_on_rummy_with_legal_actions_and_finite_statistics(local_ra
                         hidden=(64,))
     algo = config.build_algo()
     try:
-        stats = [iteration_stats(algo.train()) for _ in range(2)]
+        stats = [iteration_stats(algo.train(), seconds=1.0) for _ in range(2)]
         sampled = algo.env_runner_group.foreach_env_runner(lambda runner: runner.sample(num_timesteps=200),
                                                            local_env_runner=False)
     finally:
         algo.stop()
     for s in stats:
         assert s["env_steps"] > 0
-        for key in ("policy_loss", "vf_loss", "entropy", "total_loss", "env_steps_per_s"):
+        for key in ("policy_loss", "vf_loss", "entropy", "total_loss"):
             assert math.isfinite(s[key]), (key, s)
     modules, checked = set(), 0
     for episode in (e for episodes in sampled for e in episodes):

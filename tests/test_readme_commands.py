@@ -136,9 +136,10 @@ def shortened(command: str) -> list[str]:
         if "--games" in argv:
             i = argv.index("--games") + 1
             argv[i] = str(min(int(argv[i]), SHORT_GAMES))
-        if "--workers" in argv:
-            i = argv.index("--workers")
-            del argv[i:i + 2]
+        for flag in ("--workers", "--address"):  # no Ray cluster here: --backend ray starts a local one
+            if flag in argv:
+                i = argv.index(flag)
+                del argv[i:i + 2]
         argv += ["--workers", "1"]
     return argv + ["--quiet"]
 
