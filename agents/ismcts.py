@@ -16,7 +16,11 @@ One search per decision, one tree over the acting seat's information sets:
   same node.
 - **Selection** (UCT restricted to the actions legal in this iteration's world): an untried legal
   action first (uniformly at random; then the iteration leaves the tree), else the legal action with
-  the highest ``Q + c * sqrt(ln(availability) / visits)``.
+  the highest ``Q + c * sqrt(ln(availability) / visits)``. With ``bias`` b > 0, the rule-based
+  agent's choice in this world (from the seat's observation, mask and view there) is a *progressive
+  bias* (Chaslot et al. 2008): it is tried first among the untried actions and gets
+  ``+ b / (visits + 1)``, so a small budget starts from the rule-based move and leaves it only for a
+  move that does better in the search.
 - **Other seats** are part of the environment, as in SO-ISMCTS: inside the tree and in the rollout
   they play the rollout policy in the determinized world (they get no tree of their own).
 - **Rollout** to the end of the episode by the rollout policy: ``random`` (uniform over the legal
@@ -69,7 +73,7 @@ class ISMCTSAgent(Agent):
     uses_view = False
 
     def __init__(self, game: str, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
-                 rollout: str = "random", exploration: float = DEFAULT_EXPLORATION) -> None:
+                 rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ismcts needs a budget: iterations, seconds or both")
         if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
@@ -81,13 +85,17 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if not (isinstance(exploration, (int, float)) and exploration >= 0 and math.isfinite(exploration)):
             raise ValueError(f"ismcts exploration constant c must be a number >= 0, got {exploration!r}")
+        if not (isinstance(bias, (int, float)) and bias >= 0 and math.isfinite(bias)):
+            raise ValueError(f"ismcts bias must be a number >= 0, got {bias!r}")
         self.game_name = game
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout
         self.exploration = float(exploration)
+        self.bias = float(bias)
         self.env = None
-        self.rollout_agents: list[Agent] | None = None
+        self.rule_agents: list[Agent] = []
+        """The rule-based agent of every seat, for heuristic rollouts and the bias (built by ``bind``)."""
         self.last_iterations = 0
         """Iterations of the latest search (0 when the decision had one legal action)."""
         self.reset(0, None)
@@ -98,18 +106,17 @@ class ISMCTSAgent(Agent):
 
     def bind(self, env) -> None:
         """The raw env (``env.unwrapped``) whose game this agent plays; called after ``reset`` and
-        ``env.reset``. With heuristic rollouts, builds one rule-based agent per seat (seeded from
-        this agent's generator)."""
+        ``env.reset``. With heuristic rollouts or a bias, builds one rule-based agent per seat
+        (seeded from this agent's generator)."""
         self.env = env
-        self.rollout_agents = None
-        if self.rollout == "heuristic":
+        self.rule_agents = []
+        if self.rollout == "heuristic" or self.bias > 0:
             from .registry import heuristic_class
             cls = heuristic_class(self.game_name)
-            self.rollout_agents = []
             for s in range(len(env.possible_agents)):
                 agent = cls()
                 agent.reset(s, int(self.rng.integers(2**31)))
-                self.rollout_agents.append(agent)
+                self.rule_agents.append(agent)
 
     # -- deciding ---------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
@@ -154,7 +161,7 @@ class ISMCTSAgent(Agent):
                     node = parent.children.get(key)
                     if node is None:
                         node = parent.children[key] = Node()
-                action, in_tree = self._select(node, np.flatnonzero(world.legal_mask()))
+                action, in_tree = self._select(node, world)
                 path.append((node, action))
                 rewards = world.step(action)
             else:
@@ -167,44 +174,54 @@ class ISMCTSAgent(Agent):
             node.visits[action] = node.visits.get(action, 0) + 1
             node.total[action] = node.total.get(action, 0.0) + total
 
-    def _select(self, node: Node, legal: np.ndarray) -> tuple[int, bool]:
-        """(action, still in the tree): an untried legal action (leaving the tree), else UCT over the
-        legal actions with availability counts; counts availability for every legal action."""
+    def _select(self, node: Node, world) -> tuple[int, bool]:
+        """(action, still in the tree) for the seat at ``node`` in ``world``: an untried legal action
+        (leaving the tree), else UCT over the legal actions with availability counts and the bias;
+        counts availability for every legal action."""
         available, visits, totals = node.available, node.visits, node.total
+        legal = np.flatnonzero(world.legal_mask()).tolist()
+        guide = self._rule_action(world) if self.bias > 0 else -1
         untried = []
-        for a in legal.tolist():
+        for a in legal:
             available[a] = available.get(a, 0) + 1
             if a not in visits:
                 untried.append(a)
         if untried:
+            if guide in untried:
+                return guide, False
             return untried[int(self.rng.integers(len(untried)))], False
         low, span = self._low, self._high - self._low
         c = self.exploration
         best, best_score = -1, -math.inf
-        for a in legal.tolist():
+        for a in legal:
             n = visits[a]
             mean = totals[a] / n
             q = (mean - low) / span if span > 0 else 0.5
             score = q + c * math.sqrt(math.log(available[a]) / n)
+            if a == guide:
+                score += self.bias / (n + 1)
             if score > best_score:
                 best, best_score = a, score
         return best, True
 
     def _rollout_action(self, world) -> int:
         """The rollout policy's action for the seat to act in ``world``."""
-        mask = world.legal_mask()
-        if self.rollout_agents is None:
-            legal = np.flatnonzero(mask)
-            return int(legal[self.rng.integers(len(legal))])
+        if self.rollout == "heuristic":
+            return self._rule_action(world)
+        legal = np.flatnonzero(world.legal_mask())
+        return int(legal[self.rng.integers(len(legal))])
+
+    def _rule_action(self, world) -> int:
+        """The rule-based agent's action for the seat to act in ``world``, from that seat's view."""
         s = world.current_player
-        return int(self.rollout_agents[s].act(world.observation(s), mask.copy(), world.view(s)))
+        return int(self.rule_agents[s].act(world.observation(s), world.legal_mask().copy(), world.view(s)))
 
 
 def parse_ismcts_spec(spec: str) -> dict:
     """Keyword arguments of :class:`ISMCTSAgent` from a spec ``ismcts[:N][:key=value...]``: ``N``
     iterations per decision, keys ``seconds`` (a time budget per decision; without ``N`` it replaces
-    the iteration budget), ``rollout`` (``random`` or ``heuristic``) and ``c`` (the exploration
-    constant). ``ValueError`` names anything malformed; the agent checks the values' ranges."""
+    the iteration budget), ``rollout`` (``random`` or ``heuristic``), ``c`` (the exploration
+    constant) and ``bias`` (the rule-based agent's progressive bias). ``ValueError`` names anything malformed; the agent checks the values' ranges."""
     parts = spec.split(":")
     if parts[0] != "ismcts":
         raise ValueError(f"not an ismcts spec: {spec!r}")
@@ -220,8 +237,10 @@ def parse_ismcts_spec(spec: str) -> dict:
             kwargs["rollout"] = value
         elif key == "c":
             kwargs["exploration"] = _spec_number(spec, value, float)
+        elif key == "bias":
+            kwargs["bias"] = _spec_number(spec, value, float)
         else:
-            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} (keys: seconds, rollout, c)")
+            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} (keys: seconds, rollout, c, bias)")
     return kwargs
 
 

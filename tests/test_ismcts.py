@@ -1,0 +1,181 @@
+"""The search agent ``agents/ismcts.py`` (SO-ISMCTS) in all five games, with small budgets: only
+legal actions over whole games, the same choices from the same seed, choices that depend only on the
+seat's information (a re-dealt "real" world gives the same action), a time budget kept, the agent
+specs, and a clear win over random play in a small duplicate tournament."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from agents.ismcts import ISMCTSAgent, parse_ismcts_spec
+from agents.registry import check_agent_spec, make_agent
+from experiments.tournament import TournamentConfig, run_tournament
+from rummy_env.registry import make_raw_env
+
+GAMES = ["rummy", "tongits", "i_doubt_it", "contract_rummy", "ginny_o"]
+# Each game's scoring unit with small tables, so that whole games stay short.
+SHORT = {
+    "rummy": {"max_rounds": 1},
+    "tongits": {"hands_per_match": 1},
+    "i_doubt_it": {"num_players": 3},
+    "contract_rummy": {"deals": [1], "num_players": 3},
+    "ginny_o": {},
+}
+
+
+def play_to_end(env, agents: dict, seed: int) -> int:
+    """Play one game on the raw ``env``; ``agents`` maps seats to agents (the rule-based agent
+    elsewhere). Checks that every action an agent chooses is legal; returns its number of decisions."""
+    env.reset(seed=seed)
+    game = env.metadata["name"].removesuffix("_v0")
+    agents = {**{s: make_agent("heuristic", game) for s in range(len(env.possible_agents))}, **agents}
+    for seat, agent in agents.items():
+        agent.reset(seat, seed + seat)
+        if isinstance(agent, ISMCTSAgent):
+            agent.bind(env)
+    decisions = 0
+    while not env.game.done:
+        seat = env.game.current_player
+        mask = env.game.legal_mask().copy()
+        agent = agents[seat]
+        action = agent.act(env.game.observation(seat), mask, env.game.view(seat))
+        if isinstance(agent, ISMCTSAgent):
+            assert mask[action] == 1, f"illegal action {action} {env.action_to_text(action)!r}"
+            decisions += 1
+        env.step(action)
+    return decisions
+
+
+def position(game: str, seed: int, moves: int):
+    """A raw env after ``moves`` random legal moves from a seeded deal, at a decision with at least
+    two legal actions (or None if the game ends first)."""
+    env = make_raw_env(game, **SHORT[game])
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        legal = np.flatnonzero(env.game.legal_mask())
+        env.step(int(legal[rng.integers(len(legal))]))
+        if env.game.done:
+            return None
+    while np.count_nonzero(env.game.legal_mask()) < 2:
+        env.step(int(np.flatnonzero(env.game.legal_mask())[0]))
+        if env.game.done:
+            return None
+    return env
+
+
+def decide(env, seed: int, spec: str = "ismcts:12") -> int:
+    """The action a fresh agent of ``spec``, reset with ``seed``, chooses for the seat to act."""
+    seat = env.game.current_player
+    agent = make_agent(spec, env.metadata["name"].removesuffix("_v0"))
+    agent.reset(seat, seed)
+    agent.bind(env)
+    return agent.act(env.game.observation(seat), env.game.legal_mask().copy(), {})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_only_legal_actions_over_whole_games(game):
+    env = make_raw_env(game, **SHORT[game])
+    assert play_to_end(env, {0: ISMCTSAgent(game, iterations=2)}, 1) > 0
+
+
+@pytest.mark.parametrize("game", ["rummy", "tongits"])
+def test_heuristic_rollouts_and_bias_play_legal_actions(game):
+    env = make_raw_env(game, **SHORT[game])
+    assert play_to_end(env, {0: make_agent("ismcts:4:rollout=heuristic:bias=1", game)}, 3) > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_same_seed_same_choice(game):
+    env = position(game, 11, 6)
+    first = decide(env, 5)
+    assert all(decide(env, 5) == first for _ in range(2))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_choice_depends_only_on_the_seats_information(game):
+    """The real game and an alternative real game with everything the seat cannot see re-dealt
+    (``determinize``) give the same action with the same seed; the alternatives do differ."""
+    differed = 0
+    for seed in range(4):
+        env = position(game, 100 + seed, 4 + 3 * seed)
+        if env is None:
+            continue
+        seat = env.game.current_player
+        other = env.determinize(seat, 1000 + seed)
+        differed += other.game.to_dict() != env.game.to_dict()
+        assert decide(other, seed) == decide(env, seed)
+    assert differed > 0
+
+
+def test_search_that_peeks_is_caught():
+    """The independence check can fail: a search over the true game (clone, not determinize)
+    chooses differently in some re-dealt world."""
+    class Peeking(ISMCTSAgent):
+        def _iterate(self, root, world):
+            super()._iterate(root, self.env.game.clone())
+
+    changed = 0
+    for seed in range(6):
+        env = position("tongits", 200 + seed, 2 + seed)
+        if env is None:
+            continue
+        seat = env.game.current_player
+        other = env.determinize(seat, 2000 + seed)
+        choices = []
+        for world in (env, other):
+            agent = Peeking("tongits", iterations=40)
+            agent.reset(seat, seed)
+            agent.bind(world)
+            choices.append(agent.act(world.game.observation(seat), world.game.legal_mask().copy(), {}))
+        changed += choices[0] != choices[1]
+    assert changed > 0
+
+
+def test_seconds_budget_is_kept():
+    env = position("rummy", 7, 3)
+    seat = env.game.current_player
+    agent = ISMCTSAgent("rummy", iterations=None, seconds=0.3)
+    agent.reset(seat, 0)
+    agent.bind(env)
+    start = time.perf_counter()
+    agent.act(env.game.observation(seat), env.game.legal_mask().copy(), {})
+    elapsed = time.perf_counter() - start
+    per_iteration = elapsed / agent.last_iterations
+    assert agent.last_iterations >= 1
+    assert elapsed <= 0.3 + 2 * per_iteration + 0.05
+
+
+def test_specs():
+    assert parse_ismcts_spec("ismcts") == {}
+    assert parse_ismcts_spec("ismcts:400") == {"iterations": 400}
+    assert parse_ismcts_spec("ismcts:50:rollout=heuristic:c=1.5") == {
+        "iterations": 50, "rollout": "heuristic", "exploration": 1.5}
+    assert parse_ismcts_spec("ismcts:seconds=0.5") == {"seconds": 0.5, "iterations": None}
+    agent = make_agent("ismcts:30:seconds=1", "rummy")
+    assert (agent.iterations, agent.seconds, agent.rollout) == (30, 1.0, "random")
+    for bad, words in [("ismcts:x", "'x' is not an integer"), ("ismcts:0", "iterations must be an int >= 1"),
+                       ("ismcts:rollout=greedy", "rollout must be one of"), ("ismcts:depth=3", "unknown key"),
+                       ("ismcts:seconds=-1", "'-1' is not a number"), ("ismcts:c=abc", "'abc' is not a number")]:
+        with pytest.raises(ValueError, match=words):
+            check_agent_spec(bad, "rummy")
+
+
+def test_act_without_bind_is_refused():
+    env = position("rummy", 3, 2)
+    agent = ISMCTSAgent("rummy", iterations=5)
+    agent.reset(env.game.current_player, 0)
+    with pytest.raises(ValueError, match="bind"):
+        agent.act(env.game.observation(0), env.game.legal_mask().copy(), {})
+
+
+def test_beats_random_in_a_duplicate_tournament(tmp_path):
+    """Tongits (one hand, 3 seats): ISMCTS with 30 iterations per decision against two random
+    seats, 16 deal seeds x 3 seatings; par is 1/3."""
+    config = TournamentConfig(game="tongits", agents=("ismcts:30", "random", "random"), games=48, seed=7,
+                              options={"hands_per_match": 1}, workers=1)
+    results = run_tournament(config, out_dir=None, progress=False)
+    ismcts = results["summary"][0]
+    assert ismcts["win_share_ci"][0] > 1 / 3, ismcts
