@@ -123,9 +123,19 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_train_rllib(args: argparse.Namespace) -> int:
+    from rummy_env.registry import make_raw_env
+
+    def usage(message: str) -> UsageError:
+        return UsageError(f"rummy-env train-rllib: error: {message}")
+
     if not 0.0 <= args.rule_based_share <= 1.0:
-        raise UsageError(f"rummy-env train-rllib: error: --rule-based-share must lie in [0, 1], "
-                         f"got {args.rule_based_share}")
+        raise usage(f"--rule-based-share must lie in [0, 1], got {args.rule_based_share}")
+    if args.minibatch_size > args.batch_size:
+        raise usage(f"--minibatch-size ({args.minibatch_size}) must not exceed --batch-size ({args.batch_size})")
+    try:
+        make_raw_env(args.game, **parse_env_options(args.option))
+    except (TypeError, ValueError) as e:
+        raise usage(f"bad option for {args.game}: {e}") from None
     return int(_lazy_main("experiments.train_rllib")(args) or 0)
 
 

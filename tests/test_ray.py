@@ -17,6 +17,7 @@ import psutil
 import pytest
 import ray
 
+from experiments.cli import main
 from experiments.rllib_env import (LEARNER, RULE_BASED, ActionMaskingPPOModule, CardGameMultiAgentEnv,
                                    card_game_spaces)
 from experiments.tournament import TournamentConfig, check_config, run_tournament
@@ -101,6 +102,21 @@ def test_address_needs_the_ray_backend():
         check_config(TournamentConfig(game="rummy", agents=("random",), address="auto"))
     with pytest.raises(ValueError, match="unknown backend 'spark'"):
         check_config(TournamentConfig(game="rummy", agents=("random",), backend="spark"))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["tournament", "--game", "rummy", "--address", "auto"],
+     "rummy-env tournament: error: --address joins a Ray cluster: it needs --backend ray"),
+    (["train-rllib", "--game", "rummy", "--option", "max_rounds=0"],
+     "rummy-env train-rllib: error: bad option for rummy: max_rounds must be an int >= 1, got 0"),
+    (["train-rllib", "--game", "rummy", "--batch-size", "100"],
+     "rummy-env train-rllib: error: --minibatch-size (500) must not exceed --batch-size (100)"),
+    (["train-rllib", "--game", "rummy", "--rule-based-share", "1.5"],
+     "rummy-env train-rllib: error: --rule-based-share must lie in [0, 1], got 1.5"),
+])
+def test_bad_ray_command_lines_are_one_line_usage_errors(argv, message, capsys):
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip() == message
 
 
 def test_the_environments_do_not_import_ray():
