@@ -18,7 +18,8 @@ legal-play search behind its placement mask.
 
 Copies for search (``clone+determinize <env>``; ``--only clone`` runs just these): calls per second
 of ``env.unwrapped.clone()`` and ``env.unwrapped.determinize(agent, seed)`` in mid-game positions,
-beside OpenSpiel's gin_rummy ``state.clone()`` (``open_spiel:gin_rummy state.clone()``).
+beside OpenSpiel's gin_rummy ``state.clone()`` (``open_spiel:gin_rummy state.clone()``, and timed
+in between in each of ours, for ratios that hold when the machine's load changes).
 Prints the tables and writes JSON (atomically; the copy rates under ``"copies"``).
 Run: ``python -m experiments.benchmark``.
 """
@@ -207,9 +208,35 @@ def _calls_per_s(call, seconds: float) -> tuple[int, float]:
     return calls, perf() - start
 
 
+def _open_spiel_positions(seed: int) -> list:
+    """:data:`COPY_POSITIONS` mid-game OpenSpiel gin_rummy states (10..60 random decisions)."""
+    import random
+
+    import pyspiel
+
+    rng = random.Random(seed)
+    game = pyspiel.load_game("gin_rummy")
+    states = []
+    for _ in range(COPY_POSITIONS):
+        state = game.new_initial_state()
+        decisions = rng.randrange(10, 61)
+        while not state.is_terminal() and decisions:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            decisions -= 1
+        states.append(state)
+    return states
+
+
 def _run_copies(game: str, options: dict, seconds: float, seed: int) -> dict:
     """Clone and determinize rates of the raw env in :data:`COPY_POSITIONS` mid-game positions
-    (random play of 10..60 steps from seeded deals), half the budget each."""
+    (random play of 10..60 steps from seeded deals), a third of the budget each; the last third
+    times OpenSpiel's ``state.clone()`` in between (when installed), so that the ratios hold on
+    a machine whose load changes during the run."""
     import random
 
     import numpy as np
@@ -220,7 +247,12 @@ def _run_copies(game: str, options: dict, seconds: float, seed: int) -> dict:
     rng = random.Random(seed)
     env = make_raw_env(game, **options)
     totals = {"clones": 0, "clone_s": 0.0, "determinizations": 0, "determinize_s": 0.0}
-    share = seconds / (2 * COPY_POSITIONS)
+    try:
+        reference = _open_spiel_positions(seed)
+        totals.update(reference_clones=0, reference_s=0.0)
+    except ImportError:
+        reference = None
+    share = seconds / (3 * COPY_POSITIONS)
     for position in range(COPY_POSITIONS):
         env.reset(seed=seed + position)
         for _ in range(rng.randrange(10, 61)):
@@ -238,29 +270,17 @@ def _run_copies(game: str, options: dict, seconds: float, seed: int) -> dict:
         calls, spent = _calls_per_s(lambda: env.determinize(agent, next(seeds)), share)
         totals["determinizations"] += calls
         totals["determinize_s"] += spent
+        if reference:
+            calls, spent = _calls_per_s(reference[position].clone, share)
+            totals["reference_clones"] += calls
+            totals["reference_s"] += spent
     return totals
 
 
 def _run_open_spiel_clone(seconds: float, seed: int) -> dict:
     """OpenSpiel's gin_rummy ``state.clone()`` rate in mid-game positions, as :func:`_run_copies`."""
-    import random
-
-    import pyspiel
-
-    rng = random.Random(seed)
-    game = pyspiel.load_game("gin_rummy")
     totals = {"clones": 0, "clone_s": 0.0}
-    for _ in range(COPY_POSITIONS):
-        state = game.new_initial_state()
-        decisions = rng.randrange(10, 61)
-        while not state.is_terminal() and decisions:
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
-                continue
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
-            decisions -= 1
+    for state in _open_spiel_positions(seed):
         calls, spent = _calls_per_s(state.clone, seconds / COPY_POSITIONS)
         totals["clones"] += calls
         totals["clone_s"] += spent
@@ -306,6 +326,8 @@ def measure(target: str, seconds: float, seed: int) -> dict:
         result["clones_per_s"] = result["clones"] / result["clone_s"]
         if "determinizations" in result:
             result["determinizations_per_s"] = result["determinizations"] / result["determinize_s"]
+        if "reference_clones" in result:
+            result["open_spiel_clones_per_s"] = result["reference_clones"] / result["reference_s"]
         return result
     steps = max(result["steps"], 1)
     result.update({
@@ -340,19 +362,21 @@ def format_table(results: dict[str, dict], reference: str | None) -> str:
 
 
 def format_copy_table(results: dict[str, dict]) -> str:
-    """Clone and determinize rates beside OpenSpiel's ``state.clone()`` (ratios to it)."""
-    reference = results.get("open_spiel:gin_rummy state.clone()", {}).get("clones_per_s")
+    """Clone and determinize rates beside OpenSpiel's ``state.clone()``: the ratios are to the
+    OpenSpiel clones timed in between in the same process (else to its own row)."""
+    own_row = results.get("open_spiel:gin_rummy state.clone()", {}).get("clones_per_s")
     head = (f"| {'environment (mid-game)':50} | {'clone/s':>9} | {'determinize/s':>13} | "
-            f"{'clone vs open_spiel':>19} | {'determinize vs open_spiel':>25} |")
+            f"{'open_spiel clone/s':>18} | {'clone vs open_spiel':>19} | {'determinize vs open_spiel':>25} |")
     lines = [head, "|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|"]
     for name, r in results.items():
         if "error" in r:
             lines.append(f"| {name:50} | not measured: {r['error'][:90]}")
             continue
+        reference = r.get("open_spiel_clones_per_s", own_row)
         det = r.get("determinizations_per_s")
         ratios = [f"{rate / reference:.2f}x" if reference and rate else "-" for rate in (r["clones_per_s"], det)]
-        lines.append(f"| {name:50} | {r['clones_per_s']:9,.0f} | {det or 0:13,.0f} | {ratios[0]:>19} | "
-                     f"{ratios[1]:>25} |")
+        lines.append(f"| {name:50} | {r['clones_per_s']:9,.0f} | {det or 0:13,.0f} | {reference or 0:18,.0f} | "
+                     f"{ratios[0]:>19} | {ratios[1]:>25} |")
     return "\n".join(lines)
 
 

@@ -12,7 +12,8 @@ import numpy as np
 
 
 class LazyRng:
-    """Stands in for a ``numpy.random.Generator`` whose bit-generator state is ``state``; the
+    """Stands in for a ``numpy.random.Generator`` whose bit-generator state is ``state`` (a
+    bit-generator state dict, or an int: the PCG64 state :func:`seeded_rng` makes of it); the
     generator is built the first time any attribute is read (``permutation``, ``integers``,
     ``bit_generator``, ...). ``state`` is never modified, so copies may share it."""
 
@@ -27,8 +28,9 @@ class LazyRng:
             raise AttributeError(name)
         generator = self._generator
         if generator is None:
-            bit_generator = getattr(np.random, self.state["bit_generator"])(0)
-            bit_generator.state = self.state
+            state = self.state if isinstance(self.state, dict) else _pcg64_state(self.state)
+            bit_generator = getattr(np.random, state["bit_generator"])(0)
+            bit_generator.state = state
             generator = self._generator = np.random.Generator(bit_generator)
         return getattr(generator, name)
 
@@ -44,11 +46,9 @@ def copy_rng(rng) -> LazyRng:
 
 
 def fresh_rng(rng: np.random.Generator) -> LazyRng:
-    """A new PCG64 generator seeded from two draws of ``rng`` (for a determinized world's
+    """A new generator seeded from one 64-bit draw of ``rng`` (for a determinized world's
     future shuffles, which the observing seat cannot know)."""
-    a, b, c, d = rng.bit_generator.random_raw(4).tolist()
-    return LazyRng({"bit_generator": "PCG64", "state": {"state": a << 64 | b, "inc": (c << 64 | d) | 1},
-                    "has_uint32": 0, "uinteger": 0})
+    return LazyRng(int(rng.bit_generator.random_raw()))
 
 
 _SCRATCH = np.random.Generator(np.random.PCG64(0))
@@ -60,9 +60,13 @@ def seeded_rng(seed: int) -> np.random.Generator:
     is valid only until the next call: use it at once, do not keep it."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise ValueError(f"seed must be an int, got {seed!r}")
-    digest = hashlib.blake2b(int(seed).to_bytes(32, "little", signed=True), digest_size=32).digest()
-    _SCRATCH.bit_generator.state = {
-        "bit_generator": "PCG64", "has_uint32": 0, "uinteger": 0,
-        "state": {"state": int.from_bytes(digest[:16], "little"),
-                  "inc": int.from_bytes(digest[16:], "little") | 1}}
+    _SCRATCH.bit_generator.state = _pcg64_state(int(seed))
     return _SCRATCH
+
+
+def _pcg64_state(seed: int) -> dict:
+    """A PCG64 state dict made of a hash of ``seed`` (nearby seeds give unrelated streams)."""
+    digest = hashlib.blake2b(seed.to_bytes(32, "little", signed=True), digest_size=32).digest()
+    return {"bit_generator": "PCG64", "has_uint32": 0, "uinteger": 0,
+            "state": {"state": int.from_bytes(digest[:16], "little"),
+                      "inc": int.from_bytes(digest[16:], "little") | 1}}
