@@ -28,11 +28,10 @@ Text forms: ``draw stock``, ``take discard``, ``take discard 3``, ``meld 7H 8H J
 (``env.unwrapped.action_to_text`` / ``text_to_action``).
 
 Observation (float32; seat-relative: "relative seat" r = (seat - me) mod n, r = 0 is me;
-n = num_players, M = 3n, D = len(deals)); slices in order (length 1,691 by default;
-``rummy_env.games.contract_rummy._obs_layout(options)`` gives every offset). Ranges:
-``{0,1}`` binary, ``a..b`` integers (``inf``: no bound), ``[a, b]`` reals;
-:func:`observation_ranges` is the same table as code, and ``tests/test_observation_ranges.py``
-checks random play against it:
+n = num_players, M = 3n, D = len(deals)); slices in order (length 1,691 by default). Ranges:
+``{0,1}`` binary, ``a..b`` integers (``inf``: no bound), ``[a, b]`` reals.
+``env.unwrapped.observation_layout()`` gives this table as named parts with their offsets and
+shapes, and ``tests/test_observation_ranges.py`` checks the table and random play against it:
 
 =============  ===========  ============  ========================================================
 slice          length       range         content
@@ -90,21 +89,8 @@ from typing import Any
 import numpy as np
 
 from .base import CardGameEnv, wrap
-from .games.contract_rummy import ContractRummyGame, Options, _obs_layout, catalogue
-
-
-def observation_ranges(options: Options) -> list[tuple[str, int, int, str]]:
-    """The observation table of the module docstring: (slice name, start, stop, range as written
-    there) per slice, for ``options``."""
-    offsets, size = _obs_layout(options)
-    ranges = {"hand": "0..6", "pile_counts": "0..6", "pile_top": "{0,1}", "table_cards": "0..6",
-              "table_jokers": "0..3", "melds": "[0, 6]", "picked_up": "0..6", "must_use": "{0,1}",
-              "banned": "{0,1}", "deal_index": "{0,1}", "contract": "{0,1}", "phase": "{0,1}",
-              "pile_size": "0..inf", "stock_size": "0..inf", "down": "{0,1}", "hand_sizes": "0..inf",
-              "scores": "[0, inf]", "dealer": "{0,1}", "contract_laid": "0..3", "flags": "{0,1}",
-              "turns": "[0, 1]"}
-    stops = list(offsets.values())[1:] + [size]
-    return [(name, start, stop, ranges[name]) for (name, start), stop in zip(offsets.items(), stops)]
+from .games.contract_rummy import ContractRummyGame, Options, catalogue, observation_layout
+from .layout import ObservationLayout
 
 
 class raw_env(CardGameEnv):
@@ -113,11 +99,15 @@ class raw_env(CardGameEnv):
     options_class = Options
     reward_modes = ("points", "win_loss")
 
+    def observation_layout(self) -> ObservationLayout:
+        """The observation's named parts (the table above; ``layout.split(obs)`` names them)."""
+        return observation_layout(self.options)
+
     def _sizes(self) -> tuple[int, int]:
         o = self.options
         catalogue_size = catalogue(o.jokers, o.min_run_length).size
         num_actions = 1 + o.pack_size + 53 + catalogue_size + 156 * 3 * o.num_players
-        return _obs_layout(o)[1], num_actions
+        return observation_layout(o).size, num_actions
 
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> ContractRummyGame:
         return ContractRummyGame.new(self.options, rng, deal)

@@ -15,37 +15,42 @@ can still be completed (GO-43); placements go in reading order.
 
 Observation (float32, length ``3375 + 221 + 3n``; n = num_players), in this order. Ranges:
 ``{0,1}`` binary, ``a..b`` integers (``inf``: no bound), ``[a, b]`` reals;
-:func:`observation_ranges` is the same list as code, and ``tests/test_observation_ranges.py``
-checks random play against it.
+``env.unwrapped.observation_layout()`` gives the same list as named parts (each row names its part),
+and ``tests/test_observation_ranges.py`` checks this list and random play against it.
 
 The board, ``[0, 3375)``: ``BOARD_PLANES`` = 15 planes of 15x15, channels first
 (``obs[:3375].reshape(OBS_BOARD_SHAPE)``, plane[p, row, col]); this turn's placements are on
 the board. Planes:
 
-- ``[0, 225)`` ``{0,1}`` plane 0: occupied.
-- ``[225, 450)`` ``[0, 1]`` plane 1: rank / 13 of the card the tile stands for (a joker's
+- ``[0, 225)`` ``{0,1}`` occupied: plane 0, the square holds a tile.
+- ``[225, 450)`` ``[0, 1]`` rank: plane 1, rank / 13 of the card the tile stands for (a joker's
   declared card).
-- ``[450, 2700)`` ``{0,1}`` planes 2-11: 2-5 suit one-hot C D H S; 6 joker; 7 yellow (tile
-  x2); 8 green (tile x3); 9 red (start square, meld x2); 10 blue (meld x3); 11 centre H8.
-- ``[2700, 2925)`` ``0..inf`` plane 12: group id + 1 of committed tiles (GO-25; 0 elsewhere).
-- ``[2925, 3375)`` ``{0,1}`` planes 13-14: 13 placed this turn; 14 open start square (an empty
-  red square where a new group may start; only H8 while the board is empty).
+- ``[450, 1350)`` ``{0,1}`` suits: planes 2-5, suit one-hot C D H S.
+- ``[1350, 1575)`` ``{0,1}`` joker: plane 6, the tile is a joker.
+- ``[1575, 2700)`` ``{0,1}`` premium: planes 7-11, 7 yellow (tile x2); 8 green (tile x3); 9 red
+  (start square, meld x2); 10 blue (meld x3); 11 centre H8.
+- ``[2700, 2925)`` ``0..inf`` groups: plane 12, group id + 1 of committed tiles (GO-25; 0
+  elsewhere).
+- ``[2925, 3150)`` ``{0,1}`` placed: plane 13, placed this turn.
+- ``[3150, 3375)`` ``{0,1}`` open_start: plane 14, open start square (an empty red square where
+  a new group may start; only H8 while the board is empty).
 
 Then:
 
-- ``[3375, 3428)`` ``0..8`` own rack, count per tile (52 cards, JK), placed tiles excluded.
-- ``[3428, 3481)`` ``0..8`` tiles chosen this turn for an exchange (own, while acting).
-- ``[3481, 3534)`` ``{0,1}`` the tile drawn this turn, one-hot (own, while acting).
-- ``[3534, 3587)`` ``0..8`` unseen tile counts: what the sets hold minus the board and own rack
-  (other racks and the box together; never split).
-- ``[3587, 3592)`` ``{0,1}`` phase one-hot (start, exchange, play), drew this turn, box empty
-  at turn start.
-- ``[3592, 3592 + n)`` ``[-inf, inf]`` scores / 100 from this seat on (running; final once the
-  game is over).
-- ``[3592 + n, 3592 + 2n)`` ``[0, inf]`` rack sizes / 7, from this seat on.
-- ``[3592 + 2n, 3592 + 3n)`` ``{0,1}`` to-play one-hot, from this seat on.
-- ``[3592 + 3n, 3596 + 3n)`` ``[0, 1]`` box size / tiles in play, turns without a play / the
-  stall limit (GO-36), turns / ``max_turns`` (0 without a cap), board tiles / tiles in play.
+- ``[3375, 3428)`` ``0..8`` rack: own rack, count per tile (52 cards, JK), placed tiles excluded.
+- ``[3428, 3481)`` ``0..8`` chosen: tiles chosen this turn for an exchange (own, while acting).
+- ``[3481, 3534)`` ``{0,1}`` drawn: the tile drawn this turn, one-hot (own, while acting).
+- ``[3534, 3587)`` ``0..8`` unseen: unseen tile counts, what the sets hold minus the board and own
+  rack (other racks and the box together; never split).
+- ``[3587, 3590)`` ``{0,1}`` phase: phase one-hot (start, exchange, play).
+- ``[3590]`` ``{0,1}`` drew: drew this turn.
+- ``[3591]`` ``{0,1}`` box_empty: box empty at turn start.
+- ``[3592, 3592 + n)`` ``[-inf, inf]`` scores: scores / 100 from this seat on (running; final once
+  the game is over).
+- ``[3592 + n, 3592 + 2n)`` ``[0, inf]`` rack_sizes: rack sizes / 7, from this seat on.
+- ``[3592 + 2n, 3592 + 3n)`` ``{0,1}`` to_play: to-play one-hot, from this seat on.
+- ``[3592 + 3n, 3596 + 3n)`` ``[0, 1]`` progress: box size / tiles in play, turns without a play /
+  the stall limit (GO-36), turns / ``max_turns`` (0 without a cap), board tiles / tiles in play.
 
 Rewards (GO-37, GO-38): 0 until the end; "rank": 1 - 2(p-1)/(n-1) for place p (ties share);
 "score_diff": final score minus the others' mean. A ``max_turns`` cap truncates.
@@ -62,23 +67,10 @@ import numpy as np
 
 from .base import CardGameEnv, wrap
 from .games.ginny_o import (BOARD_PLANES, NUM_ACTIONS, OBS_BOARD_SHAPE, OBS_BOARD_SIZE, GinnyOGame,
-                            Options, obs_size)
+                            Options, observation_layout)
+from .layout import ObservationLayout
 
 __all__ = ["env", "raw_env", "BOARD_PLANES", "OBS_BOARD_SHAPE", "OBS_BOARD_SIZE"]
-
-
-def observation_ranges(options: Options) -> list[tuple[str, int, int, str]]:
-    """The observation list of the module docstring: (offset as written there, start, stop,
-    range as written there) per block, for ``options.num_players``."""
-    n = options.num_players
-    fixed = [(0, 225, "{0,1}"), (225, 450, "[0, 1]"), (450, 2700, "{0,1}"), (2700, 2925, "0..inf"),
-             (2925, 3375, "{0,1}"), (3375, 3428, "0..8"), (3428, 3481, "0..8"), (3481, 3534, "{0,1}"),
-             (3534, 3587, "0..8"), (3587, 3592, "{0,1}")]
-    per_seat = [("``[3592, 3592 + n)``", 3592, 3592 + n, "[-inf, inf]"),
-                ("``[3592 + n, 3592 + 2n)``", 3592 + n, 3592 + 2 * n, "[0, inf]"),
-                ("``[3592 + 2n, 3592 + 3n)``", 3592 + 2 * n, 3592 + 3 * n, "{0,1}"),
-                ("``[3592 + 3n, 3596 + 3n)``", 3592 + 3 * n, 3596 + 3 * n, "[0, 1]")]
-    return [(f"``[{start}, {stop})``", start, stop, text) for start, stop, text in fixed] + per_seat
 
 
 class raw_env(CardGameEnv):
@@ -87,8 +79,12 @@ class raw_env(CardGameEnv):
     options_class = Options
     reward_modes = ("rank", "score_diff")
 
+    def observation_layout(self) -> ObservationLayout:
+        """The observation's named parts (the list above; ``layout.split(obs)`` names them)."""
+        return observation_layout(self.options)
+
     def _sizes(self) -> tuple[int, int]:
-        return obs_size(self.options.num_players), NUM_ACTIONS
+        return observation_layout(self.options).size, NUM_ACTIONS
 
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> GinnyOGame:
         return GinnyOGame.new(self.options, rng, deal)

@@ -22,44 +22,50 @@ Actions (``Discrete``): 0 ``doubt``, 1 ``pass``, then every rank multiset of 1..
 Observation ``{"observation": float32[74 + 29 n], "action_mask": int8[num_actions]}``.
 Seat-relative: in every n-long block, index i is the seat ``(me + i) % n`` (0 = me). Counts are
 raw (not scaled). Ranges: ``{0,1}`` binary, ``a..b`` integers (``inf``: no bound);
-:func:`observation_ranges` is the same table as code, and ``tests/test_observation_ranges.py``
-checks random play against it. Offsets:
+``env.unwrapped.observation_layout()`` gives this table as named parts (each row starts with its
+part's name), and ``tests/test_observation_ranges.py`` checks the table and random play against it.
+Offsets:
 
 ==========  ======  ==========  ============================================================
 offset      length  range       content
 ==========  ======  ==========  ============================================================
-0           13      ``0..inf``  my hand: cards per rank (A, 2, ..., K; up to 4 per deck)
-13          13      ``0..inf``  my cards in the current pile, per rank (I put them there)
-26          13      ``{0,1}``   required rank of the next play, one-hot (DI-14)
-39          1       ``0..inf``  pile size (face-down cards)
-40          3       ``{0,1}``   phase one-hot: play, doubt, over
-43          1       ``0..inf``  plays made so far (DI-28; up to ``max_plays``)
-44          1       ``0..inf``  plays left before the cap ``max_plays``
-45          1       ``0..8``    pending claim: number of cards (0 outside a doubt window; up
-                                to ``max_cards_per_play``)
-46          13      ``{0,1}``   pending claim's rank, one-hot (zeros outside a window)
-59          13      ``0..8``    last revealed play: cards per rank (DI-20; kept until the
-                                next reveal)
-72          1       ``{0,1}``   last revealed play was true
-73          1       ``{0,1}``   last revealed play was false
-74          n       ``0..inf``  hand size of each seat
-74 + n      n       ``{0,1}``   seat is out (DI-24..DI-26)
-74 + 2n     n       ``0..11``   place (1 = first; 0 while unplaced; shared places: best
-                                place)
-74 + 3n     n       ``{0,1}``   seat to act (one-hot; zeros once over)
-74 + 4n     n       ``{0,1}``   seat whose play is pending in the window (one-hot)
-74 + 5n     n       ``{0,1}``   seat has passed in the current window
-74 + 6n     n       ``{0,1}``   player of the last revealed play (one-hot)
-74 + 7n     n       ``{0,1}``   seat that took the pile after the last reveal (one-hot)
-74 + 8n     n       ``0..inf``  cards of the seat not publicly known (hand size - known)
-74 + 9n     n       ``0..inf``  plays made by the seat (``misclaim`` included)
-74 + 10n    n       ``0..inf``  cards the seat has played
-74 + 11n    n       ``0..inf``  doubts the seat has called
-74 + 12n    n       ``0..inf``  passes the seat has made in windows
-74 + 13n    n       ``0..inf``  piles the seat has taken
-74 + 14n    n       ``0..inf``  cards the seat has taken with piles
-74 + 15n    n       ``0..inf``  plays of the seat revealed false
-74 + 16n    13 n    ``0..inf``  per seat, per rank: cards the seat is publicly known to hold
+0           13      ``0..inf``  hand: my hand, cards per rank (A, 2, ..., K; up to 4 per deck)
+13          13      ``0..inf``  own_pile: my cards in the current pile, per rank (I put them
+                                there)
+26          13      ``{0,1}``   rank: required rank of the next play, one-hot (DI-14)
+39          1       ``0..inf``  pile_size: pile size (face-down cards)
+40          3       ``{0,1}``   phase: phase one-hot: play, doubt, over
+43          1       ``0..inf``  plays: plays made so far (DI-28; up to ``max_plays``)
+44          1       ``0..inf``  plays_left: plays left before the cap ``max_plays``
+45          1       ``0..8``    claim_count: pending claim, number of cards (0 outside a
+                                doubt window; up to ``max_cards_per_play``)
+46          13      ``{0,1}``   claim_rank: pending claim's rank, one-hot (zeros outside a
+                                window)
+59          13      ``0..8``    revealed: last revealed play, cards per rank (DI-20; kept
+                                until the next reveal)
+72          1       ``{0,1}``   revealed_true: last revealed play was true
+73          1       ``{0,1}``   revealed_false: last revealed play was false
+74          n       ``0..inf``  hand_sizes: hand size of each seat
+74 + n      n       ``{0,1}``   out: seat is out (DI-24..DI-26)
+74 + 2n     n       ``0..11``   place: place (1 = first; 0 while unplaced; shared places:
+                                best place)
+74 + 3n     n       ``{0,1}``   to_act: seat to act (one-hot; zeros once over)
+74 + 4n     n       ``{0,1}``   pending: seat whose play is pending in the window (one-hot)
+74 + 5n     n       ``{0,1}``   passed: seat has passed in the current window
+74 + 6n     n       ``{0,1}``   revealed_player: player of the last revealed play (one-hot)
+74 + 7n     n       ``{0,1}``   revealed_taker: seat that took the pile after the last
+                                reveal (one-hot)
+74 + 8n     n       ``0..inf``  unknown_cards: cards of the seat not publicly known (hand
+                                size - known)
+74 + 9n     n       ``0..inf``  plays_made: plays made by the seat (``misclaim`` included)
+74 + 10n    n       ``0..inf``  cards_played: cards the seat has played
+74 + 11n    n       ``0..inf``  doubts: doubts the seat has called
+74 + 12n    n       ``0..inf``  passes: passes the seat has made in windows
+74 + 13n    n       ``0..inf``  pickups: piles the seat has taken
+74 + 14n    n       ``0..inf``  cards_picked_up: cards the seat has taken with piles
+74 + 15n    n       ``0..inf``  caught_lying: plays of the seat revealed false
+74 + 16n    13 n    ``0..inf``  known: per seat, per rank, cards the seat is publicly known
+                                to hold
 ==========  ======  ==========  ============================================================
 
 "Publicly known" is a lower bound computed from public events only: revealed cards go to the
@@ -89,22 +95,10 @@ from typing import Any
 import numpy as np
 
 from .base import CardGameEnv, wrap
-from .games.i_doubt_it import FIRST_PLAY, REWARD_MODES, IDoubtItGame, Options, num_plays, observation_size
+from .games.i_doubt_it import FIRST_PLAY, REWARD_MODES, IDoubtItGame, Options, num_plays, observation_layout
+from .layout import ObservationLayout
 
 __all__ = ["env", "raw_env", "Options"]
-
-
-def observation_ranges(options: Options) -> list[tuple[str, int, int, str]]:
-    """The observation table of the module docstring: (offset as written there, start, stop,
-    range as written there) per block, for ``options.num_players``."""
-    n = options.num_players
-    head = [("0", 0, 13, "0..inf"), ("13", 13, 26, "0..inf"), ("26", 26, 39, "{0,1}"), ("39", 39, 40, "0..inf"),
-            ("40", 40, 43, "{0,1}"), ("43", 43, 44, "0..inf"), ("44", 44, 45, "0..inf"), ("45", 45, 46, "0..8"),
-            ("46", 46, 59, "{0,1}"), ("59", 59, 72, "0..8"), ("72", 72, 73, "{0,1}"), ("73", 73, 74, "{0,1}")]
-    per_seat = ["0..inf", "{0,1}", "0..11", "{0,1}", "{0,1}", "{0,1}", "{0,1}", "{0,1}"] + ["0..inf"] * 8
-    seats = [(f"74 + {k}n" if k > 1 else "74 + n" if k else "74", 74 + k * n, 74 + (k + 1) * n, text)
-             for k, text in enumerate(per_seat)]
-    return head + seats + [("74 + 16n", 74 + 16 * n, 74 + 29 * n, "0..inf")]
 
 
 class raw_env(CardGameEnv):
@@ -115,9 +109,13 @@ class raw_env(CardGameEnv):
     options_class = Options
     reward_modes = REWARD_MODES
 
+    def observation_layout(self) -> ObservationLayout:
+        """The observation's named parts (the table above; ``layout.split(obs)`` names them)."""
+        return observation_layout(self.options)
+
     def _sizes(self) -> tuple[int, int]:
         o = self.options
-        return (observation_size(o.num_players),
+        return (observation_layout(o).size,
                 FIRST_PLAY + num_plays(o.max_cards_per_play) + (1 if o.wrong_rank_claims else 0))
 
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> IDoubtItGame:

@@ -24,33 +24,37 @@ Actions (1307 ids, rummy.md "Action ids"; ``action_to_text`` / ``text_to_action`
 
 Observation (float32, length ``1098 + 124 * n``; seat-relative: relative seat j is absolute
 seat ``(me + j) % n``, so 0 is "me"; every card block is 52 entries in card-id order). Ranges:
-``{0,1}`` binary, ``[a, b]`` reals (``inf``: no bound); :func:`observation_ranges` is the same
-table as code, and ``tests/test_observation_ranges.py`` checks random play against it:
+``{0,1}`` binary, ``[a, b]`` reals (``inf``: no bound). ``env.unwrapped.observation_layout()`` gives
+this table as named parts (each row starts with its part's name), and
+``tests/test_observation_ranges.py`` checks the table and random play against it:
 
 ============  ========  ============  ========================================================
 offset        size      range         content
 ============  ========  ============  ========================================================
-0             52        ``{0,1}``     my hand
-52            52        ``{0,1}``     discard pile contents (every card in it, RM-32)
-104           52        ``{0,1}``     discard pile top card (one-hot; all 0 if the pile is
-                                      empty)
-156           52        ``{0,1}``     the card the seat to act took from the discard pile this
-                                      turn (RM-17; public: every seat sees it, the taker
-                                      included)
-208           17 * 52   ``{0,1}``     table melds @0..@16: the cards of meld @k at 208 + 52k
-1092          17 * n    ``{0,1}``     owner of meld @k, one-hot over relative seats, at 1092 +
-                                      n*k
-1092 + 17n    n * 52    ``{0,1}``     table cards in front of each relative seat (its melds
-                                      and lay-offs, RM-16); all 0 = it may still go rummy
-1092 + 69n    n * 52    ``{0,1}``     cards each relative seat is publicly known to hold
+0             52        ``{0,1}``     hand: my hand
+52            52        ``{0,1}``     pile: discard pile contents (every card in it, RM-32)
+104           52        ``{0,1}``     top: discard pile top card (one-hot; all 0 if the pile
+                                      is empty)
+156           52        ``{0,1}``     taken: the card the seat to act took from the discard
+                                      pile this turn (RM-17; public: every seat sees it, the
+                                      taker included)
+208           17 * 52   ``{0,1}``     melds: table melds @0..@16: the cards of meld @k at
+                                      208 + 52k
+1092          17 * n    ``{0,1}``     owner: owner of meld @k, one-hot over relative seats, at
+                                      1092 + n*k
+1092 + 17n    n * 52    ``{0,1}``     front: table cards in front of each relative seat (its
+                                      melds and lay-offs, RM-16); all 0 = it may still go rummy
+1092 + 69n    n * 52    ``{0,1}``     known: cards each relative seat is publicly known to hold
                                       (taken from the discard pile, not yet played, RM-32)
-1092 + 121n   n         ``[0, 1.2]``  hand sizes / k (k + 1 cards after a draw)
-1092 + 122n   n         ``[0, inf]``  match totals / target_score (/ 100 if target is 0);
-                                      above 1 once a total passes the target
-1092 + 123n   2         ``{0,1}``     phase one-hot: draw, play (all 0 once the match is over)
-1094 + 123n   n         ``{0,1}``     dealer, one-hot over relative seats
-1094 + 124n   4         ``[0, 1]``    stock size / 52, turnovers / max(1, max_turnovers),
-                                      completed turns / max_turns, rounds played / max_rounds
+1092 + 121n   n         ``[0, 1.2]``  hand_sizes: hand sizes / k (k + 1 cards after a draw)
+1092 + 122n   n         ``[0, inf]``  scores: match totals / target_score (/ 100 if target is
+                                      0); above 1 once a total passes the target
+1092 + 123n   2         ``{0,1}``     phase: phase one-hot: draw, play (all 0 once the match
+                                      is over)
+1094 + 123n   n         ``{0,1}``     dealer: dealer, one-hot over relative seats
+1094 + 124n   4         ``[0, 1]``    progress: stock size / 52, turnovers / max(1,
+                                      max_turnovers), completed turns / max_turns, rounds
+                                      played / max_rounds
 ============  ========  ============  ========================================================
 
 Nothing else about other hands or the stock order is included (RM-32).
@@ -68,26 +72,11 @@ from typing import Any
 import numpy as np
 
 from .base import CardGameEnv, wrap
-from .games.rummy import NUM_ACTIONS, REWARD_MODES, Options, RummyGame, observation_size
+from .games.rummy import NUM_ACTIONS, REWARD_MODES, Options, RummyGame, observation_layout
+from .layout import ObservationLayout
 
 __all__ = ["env", "raw_env", "Options", "RummyGame"]
 
-
-
-def observation_ranges(options: Options) -> list[tuple[str, int, int, str]]:
-    """The observation table of the module docstring: (offset as written there, start, stop,
-    range as written there) per block, for ``options.num_players``."""
-    n = options.num_players
-    return [("0", 0, 52, "{0,1}"), ("52", 52, 104, "{0,1}"), ("104", 104, 156, "{0,1}"),
-            ("156", 156, 208, "{0,1}"), ("208", 208, 1092, "{0,1}"),
-            ("1092", 1092, 1092 + 17 * n, "{0,1}"),
-            ("1092 + 17n", 1092 + 17 * n, 1092 + 69 * n, "{0,1}"),
-            ("1092 + 69n", 1092 + 69 * n, 1092 + 121 * n, "{0,1}"),
-            ("1092 + 121n", 1092 + 121 * n, 1092 + 122 * n, "[0, 1.2]"),
-            ("1092 + 122n", 1092 + 122 * n, 1092 + 123 * n, "[0, inf]"),
-            ("1092 + 123n", 1092 + 123 * n, 1094 + 123 * n, "{0,1}"),
-            ("1094 + 123n", 1094 + 123 * n, 1094 + 124 * n, "{0,1}"),
-            ("1094 + 124n", 1094 + 124 * n, 1098 + 124 * n, "[0, 1]")]
 
 
 class raw_env(CardGameEnv):
@@ -98,8 +87,12 @@ class raw_env(CardGameEnv):
     options_class = Options
     reward_modes = REWARD_MODES
 
+    def observation_layout(self) -> ObservationLayout:
+        """The observation's named parts (the table above; ``layout.split(obs)`` names them)."""
+        return observation_layout(self.options)
+
     def _sizes(self) -> tuple[int, int]:
-        return observation_size(self.options.num_players), NUM_ACTIONS
+        return observation_layout(self.options).size, NUM_ACTIONS
 
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> RummyGame:
         return RummyGame.new(self.options, rng, deal)

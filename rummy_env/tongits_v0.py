@@ -25,35 +25,36 @@ ids            text
 Observation (``float32[1319]``), **seat-relative**: "rel seats" are listed in the order own
 seat, the next seat (left, plays next), the seat after that. Counts and chips are raw numbers
 (not scaled). Ranges: ``{0,1}`` binary, ``a..b`` integers (``inf``: no bound);
-:func:`observation_ranges` is the same list as code, and ``tests/test_observation_ranges.py``
-checks random play against it. Offsets:
+``env.unwrapped.observation_layout()`` gives the same list as named parts (each row names its
+part), and ``tests/test_observation_ranges.py`` checks this list and random play against it.
+Offsets:
 
-- ``[0:52)`` ``{0,1}`` own hand (card ids ``c = 13*suit + rank - 1``).
-- ``[52:104)`` ``{0,1}`` the card this seat took from the discard pile this turn (TG-7; with
+- ``[0:52)`` ``{0,1}`` hand: own hand (card ids ``c = 13*suit + rank - 1``).
+- ``[52:104)`` ``{0,1}`` taken: the card this seat took from the discard pile this turn (TG-7; with
   ``discard_take_must_meld=False`` it may not be discarded this turn).
-- ``[104:208)`` ``{0,1}`` cards publicly known to be in the hand of rel seat 1, then rel seat 2
+- ``[104:208)`` ``{0,1}`` known: cards publicly known to be in the hand of rel seat 1, then rel seat 2
   (taken from the discard pile and not yet played).
-- ``[208:293)`` ``{0,1}`` per meld number k (0..16, TG-14), 5 values at ``208 + 5k``: present,
+- ``[208:293)`` ``{0,1}`` meld_info: per meld number k (0..16, TG-14), 5 values at ``208 + 5k``: present,
   owner rel seat (one-hot, 3), face-down secret.
-- ``[293:345)`` ``{0,1}`` cards in the discard pile.
-- ``[345:397)`` ``{0,1}`` the top discard (one-hot).
-- ``[397:1281)`` ``{0,1}`` meld k's cards at ``397 + 52k + c``. A face-down secret shows its
+- ``[293:345)`` ``{0,1}`` pile: cards in the discard pile.
+- ``[345:397)`` ``{0,1}`` top: the top discard (one-hot).
+- ``[397:1281)`` ``{0,1}`` meld_cards: meld k's cards at ``397 + 52k + c``. A face-down secret shows its
   cards only to its owner; for the other seats its row is empty until the hand ends (TG-13,
   TG-29).
-- ``[1281:1284)`` ``0..14`` hand sizes, one per rel seat (the next four rows too).
-- ``[1284:1287)`` ``0..17`` face-up melds owned.
-- ``[1287:1290)`` ``0..3`` face-down secrets owned.
-- ``[1290:1293)`` ``-inf..inf`` chip totals (negative once a seat has paid more than it won).
-- ``[1293:1311)`` ``{0,1}`` six blocks of 3: blocked (TG-16), dealer (one-hot), seat whose
+- ``[1281:1284)`` ``0..14`` hand_sizes: hand sizes, one per rel seat (the next four rows too).
+- ``[1284:1287)`` ``0..17`` faceup_melds: face-up melds owned.
+- ``[1287:1290)`` ``0..3`` secrets: face-down secrets owned.
+- ``[1290:1293)`` ``-inf..inf`` chips: chip totals (negative once a seat has paid more than it won).
+- ``[1293:1311)`` ``{0,1}`` seat_flags: six blocks of 3: blocked (TG-16), dealer (one-hot), seat whose
   turn it is (one-hot; the caller during responses, when the seat to answer is the first
   after the caller that has not answered), Draw caller (one-hot, response phase
   only), answered ``challenge``, answered ``fold`` (TG-20).
-- ``[1311:1315)`` ``{0,1}`` phase one-hot: draw, pickup, meld, response (all 0 once the match
+- ``[1311:1315)`` ``{0,1}`` phase: phase one-hot: draw, pickup, meld, response (all 0 once the match
   is over).
-- ``[1315]`` ``0..15`` stock size.
-- ``[1316]`` ``0..inf`` hand index (0-based, below ``hands_per_match``).
-- ``[1317]`` ``1..inf`` hands per match.
-- ``[1318]`` ``0..inf`` completed turns in this hand (the 100-turn cap of
+- ``[1315]`` ``0..15`` stock:stock size.
+- ``[1316]`` ``0..inf`` hand_index:hand index (0-based, below ``hands_per_match``).
+- ``[1317]`` ``1..inf`` hands_per_match:hands per match.
+- ``[1318]`` ``0..inf`` turns:completed turns in this hand (the 100-turn cap of
   ``discard_take_must_meld=False``).
 
 Rewards: ``reward_mode="chips"`` (default): when a hand ends, each seat's chip change
@@ -75,19 +76,8 @@ from typing import Any
 import numpy as np
 
 from .base import CardGameEnv, wrap
-from .games.tongits import NUM_ACTIONS, OBS_SIZE, Options, TongitsGame
-
-
-def observation_ranges(options: Options) -> list[tuple[str, int, int, str]]:
-    """The observation list of the module docstring: (offset as written there, start, stop,
-    range as written there) per block (three seats, any options)."""
-    blocks = [(0, 52, "{0,1}"), (52, 104, "{0,1}"), (104, 208, "{0,1}"), (208, 293, "{0,1}"),
-              (293, 345, "{0,1}"), (345, 397, "{0,1}"), (397, 1281, "{0,1}"), (1281, 1284, "0..14"),
-              (1284, 1287, "0..17"), (1287, 1290, "0..3"), (1290, 1293, "-inf..inf"), (1293, 1311, "{0,1}"),
-              (1311, 1315, "{0,1}")]
-    singles = [(1315, "0..15"), (1316, "0..inf"), (1317, "1..inf"), (1318, "0..inf")]
-    return [(f"``[{start}:{stop})``", start, stop, text) for start, stop, text in blocks] + \
-        [(f"``[{i}]``", i, i + 1, text) for i, text in singles]
+from .games.tongits import NUM_ACTIONS, Options, TongitsGame, observation_layout
+from .layout import ObservationLayout
 
 
 class raw_env(CardGameEnv):
@@ -96,8 +86,12 @@ class raw_env(CardGameEnv):
     options_class = Options
     reward_modes = ("chips", "win_loss")
 
+    def observation_layout(self) -> ObservationLayout:
+        """The observation's named parts (the list above; ``layout.split(obs)`` names them)."""
+        return observation_layout(self.options)
+
     def _sizes(self) -> tuple[int, int]:
-        return OBS_SIZE, NUM_ACTIONS
+        return observation_layout(self.options).size, NUM_ACTIONS
 
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> TongitsGame:
         return TongitsGame.new(self.options, rng, deal)

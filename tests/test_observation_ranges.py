@@ -1,11 +1,13 @@
-"""Every observation entry stays in the range its game's module docstring gives it.
+"""Every observation entry stays in the range its game's layout gives it, and each module docstring
+shows that layout.
 
-Each ``rummy_env/<game>_v0.py`` has ``observation_ranges(options)``: the docstring's observation
-table as code, one row per block (offset as the docstring writes it, start, stop, range as the
-docstring writes it). The tests check that the rows tile the observation, that the docstring shows
-each row's range on that row, and that random play (every seat's observation after every step, a
-few option sets per game) never leaves a range. Range notation: ``{0,1}`` binary, ``a..b``
-integers (``b`` may be ``inf``), ``[a, b]`` reals (``inf``: no bound); every entry is finite.
+Each engine declares its observation once as an :class:`rummy_env.layout.ObservationLayout` (named
+parts with shape and range); ``env.unwrapped.observation_layout()`` returns it. The tests check
+that the module docstring lists the parts in order, each row with the part's offset (an expression
+in n = num_players, or the part's name in Contract Rummy's table), its name and its range, and that
+random play (every seat's observation after every step, a few option sets per game) never leaves a
+range. Range notation: ``{0,1}`` binary, ``a..b`` integers (``b`` may be ``inf``), ``[a, b]`` reals
+(``inf``: no bound); every entry is finite.
 """
 from __future__ import annotations
 
@@ -30,71 +32,70 @@ CASES = [
 ]
 GAMES_PER_CASE = 3
 
-
-def parse_range(text: str) -> tuple[float, float, bool]:
-    """(low, high, integers only) of a range in the notation of the module docstring."""
-    if text == "{0,1}":
-        return 0.0, 1.0, True
-    counts = re.fullmatch(r"(-?\d+|-inf)\.\.(-?\d+|inf)", text)
-    if counts:
-        return float(counts[1]), float(counts[2]), True
-    reals = re.fullmatch(r"\[(\S+), (\S+)\]", text)
-    if reals:
-        return float(reals[1]), float(reals[2]), False
-    raise ValueError(f"unknown range notation {text!r}")
+_OFFSET = r"\d+(?: \+ \d*n)?"
+DOC_ROW = re.compile(
+    # list rows: - ``[a:b)`` / ``[a, b)`` / ``[a]`` ``range`` name: ...
+    rf"^- ``\[(?P<start>{_OFFSET})(?:(?::|, )(?P<stop>{_OFFSET})\)|\])`` ``(?P<range>[^`]+)`` (?P<name>\w+):"
+    # table rows: offset  size  ``range``  name: ...
+    rf"|^(?P<offset>{_OFFSET})  +\S.*?  +``(?P<trange>[^`]+)``  +(?P<tname>\w+):"
+    # named table rows (Contract Rummy): name  size  ``range``  ...
+    r"|^(?P<label>[a-z_]+)  +\S.*?  +``(?P<lrange>[^`]+)``  ", re.M)
 
 
-def entry_bounds(table: list, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per observation entry: low, high and whether it must be an integer."""
-    low, high, integer = np.zeros(size), np.zeros(size), np.zeros(size, bool)
-    for _, start, stop, text in table:
-        low[start:stop], high[start:stop], integer[start:stop] = parse_range(text)
-    return low, high, integer
+def offset_value(text: str, n: int) -> int:
+    """The value of an offset written ``a``, ``a + n`` or ``a + bn`` for ``n`` seats."""
+    base, _, per_seat = text.partition(" + ")
+    return int(base) + (int(per_seat[:-1] or 1) * n if per_seat else 0)
 
 
-def ranges_and_env(game: str, options: dict):
-    module = game_module(game)
-    env = module.raw_env(**options)
-    return module.observation_ranges(env.options), env
+def doc_rows(doc: str) -> list[dict]:
+    """The observation rows of a module docstring: name, range, start and stop (None if not
+    written) as expressions."""
+    section = doc[doc.index("Observation"):]
+    rows = []
+    for m in DOC_ROW.finditer(section):
+        if m["name"]:
+            rows.append({"name": m["name"], "range": m["range"], "start": m["start"], "stop": m["stop"]})
+        elif m["tname"]:
+            rows.append({"name": m["tname"], "range": m["trange"], "start": m["offset"], "stop": None})
+        elif m["label"] not in ("offset", "slice"):
+            rows.append({"name": m["label"], "range": m["lrange"], "start": None, "stop": None})
+    return rows
+
+
+def layout_and_env(game: str, options: dict):
+    env = game_module(game).raw_env(**options)
+    return env.observation_layout(), env
 
 
 @pytest.mark.parametrize("game,options", CASES)
-def test_rows_tile_the_observation(game, options):
-    table, env = ranges_and_env(game, options)
-    size = env.observation_space(env.possible_agents[0])["observation"].shape[0]
-    starts = [row[1] for row in table]
-    stops = [row[2] for row in table]
-    assert starts[0] == 0 and stops[-1] == size
-    assert starts[1:] == stops[:-1], "blocks leave a gap or overlap"
-    assert all(start < stop for start, stop in zip(starts, stops))
+def test_layout_tiles_the_observation(game, options):
+    layout, env = layout_and_env(game, options)
+    env.reset(seed=0)
+    assert layout.size == env.observation_space(env.possible_agents[0])["observation"].shape[0]
+    assert layout.size == env.observe(env.agent_selection)["observation"].shape[0]
+    assert [p.start for p in layout][1:] == [p.stop for p in layout][:-1]
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_docstring_shows_each_range_on_its_row(game):
-    """Row k's range text appears between row k's offset and row k+1's in the docstring."""
-    module = game_module(game)
-    table, _ = ranges_and_env(game, {})
-    doc = module.__doc__
-    positions = []
-    pos = 0
-    for label, *_ in table:
-        found = re.compile(r"^\s*(- )?" + re.escape(label) + r"(\s|:)", re.M).search(doc, pos)
-        assert found, f"{game}: no docstring row starts with {label!r} after offset {pos}"
-        positions.append(found.start())
-        pos = found.end()
-    positions.append(len(doc))
-    for k, (label, _, _, text) in enumerate(table):
-        assert f"``{text}``" in doc[positions[k]:positions[k + 1]], f"{game}: row {label!r} lacks ``{text}``"
+@pytest.mark.parametrize("game,options", CASES)
+def test_docstring_rows_are_the_layout(game, options):
+    """Row k of the docstring's observation table names part k, shows its range and its offset."""
+    layout, env = layout_and_env(game, options)
+    n = len(env.possible_agents)
+    rows = doc_rows(game_module(game).__doc__)
+    assert [row["name"] for row in rows] == layout.names(), f"{game}: docstring rows differ from the layout"
+    for row, part in zip(rows, layout):
+        assert row["range"] == part.range, f"{game}: row {part.name!r} shows ``{row['range']}``, layout {part.range}"
+        if row["start"] is not None:
+            assert offset_value(row["start"], n) == part.start, f"{game}: row {part.name!r} start"
+        if row["stop"] is not None:
+            assert offset_value(row["stop"], n) == part.stop, f"{game}: row {part.name!r} stop"
 
 
 @pytest.mark.parametrize("game,options", CASES)
 def test_random_play_stays_in_the_documented_ranges(game, options):
-    table, env = ranges_and_env(game, options)
-    size = env.observation_space(env.possible_agents[0])["observation"].shape[0]
-    low, high, integer = entry_bounds(table, size)
-    rows = np.zeros(size, np.int64)
-    for k, (_, start, stop, _) in enumerate(table):
-        rows[start:stop] = k
+    layout, env = layout_and_env(game, options)
+    low, high, integer = layout.bounds()
     rng = np.random.default_rng(0)
     for seed in range(GAMES_PER_CASE):
         env.reset(seed=seed)
@@ -104,11 +105,15 @@ def test_random_play_stays_in_the_documented_ranges(game, options):
                 ok = np.isfinite(obs) & (obs >= low) & (obs <= high) & (~integer | (obs == np.round(obs)))
                 if not ok.all():
                     i = int(np.flatnonzero(~ok)[0])
-                    label, _, _, text = table[rows[i]]
+                    part = layout.part_at(i)
                     pytest.fail(f"{game} {options} seed {seed}: observation[{i}] = {obs[i]} "
-                                f"outside {text} (row {label!r})")
+                                f"outside {part.range} (part {part.name!r})")
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
                 env.step(None)
             else:
                 env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+
+
+def test_every_game_is_covered():
+    assert {game for game, _ in CASES} == set(GAMES)

@@ -27,6 +27,7 @@ import numpy as np
 from .. import melds as ml
 from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import BIT, CARD_TEXT, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card, sort_key
+from ..layout import ObservationLayout
 from ..rng import copy_rng, fresh_rng
 
 CONTRACTS = {1: (10, 2, 0), 2: (10, 1, 1), 3: (10, 0, 2), 4: (10, 3, 0),
@@ -350,9 +351,9 @@ class ContractRummyGame:
         self.deal7_all = options.deal7_all_at_once
         self.all7 = False
         """Contract 7 under ``deal7_all_at_once`` (CR-17) in the deal being played."""
-        self.layout = _obs_layout(options)
-        self.obs_size = self.layout[1]
-        off = self.layout[0]
+        self.layout = observation_layout(options)
+        self.obs_size = self.layout.size
+        off = {part.name: part.start for part in self.layout}
         self._zeros = memoryview(np.zeros(self.obs_size, dtype=np.float32))
         """Zeros to clear observation slices with (memoryview slice copies)."""
         self._offs = tuple(off[k] for k in ("pile_counts", "table_cards", "picked_up", "must_use", "banned",
@@ -597,13 +598,12 @@ class ContractRummyGame:
             row[52] = nj
             row[53] = sh.size / 14.0
             feats[k] = row
-        off = self.layout[0]
-        pub = self.pub
-        b = off["table_cards"]
+        layout, pub = self.layout, self.pub
+        b = layout.start("table_cards")
         pub[b:b + 53] = table
-        b = off["table_jokers"]
+        b = layout.start("table_jokers")
         pub[b:b + 52] = jk
-        b = off["melds"]
+        b = layout.start("melds")
         slot = _SLOT + self.num_players
         pub[b:b + self.M * slot].reshape(self.M, slot)[:, :_SLOT] = feats
         self._vt += 1
@@ -1587,6 +1587,7 @@ class ContractRummyGame:
                     pool += [c] * (hand[c] - known[c])
         duty = self.current_player != seat and (self.must >= 0 or self.freed)
         while True:
+            pool.sort()   # a deal that depends only on what the seat has seen, not on where the cards are
             order = rng.permutation(len(pool)).tolist()
             pos = 0
             for s in others:
@@ -1684,23 +1685,32 @@ def _pack_diff(used: list, full: list) -> str:
 
 
 # ---------------------------------------------------------------------- observation layout
-def _obs_layout(opts: Options) -> tuple[dict, int]:
-    """Offsets of the observation slices (documented in ``contract_rummy_v0``)."""
+def observation_layout(opts: Options) -> ObservationLayout:
+    """The observation's named parts for ``opts`` (documented in ``contract_rummy_v0``)."""
     n = opts.num_players
-    M = 3 * n
-    sizes = [
-        ("hand", 53), ("pile_counts", 53), ("pile_top", TOP_CARDS * 53), ("table_cards", 53),
-        ("table_jokers", 52), ("melds", M * (_SLOT + n)), ("picked_up", n * 53), ("must_use", 53),
-        ("banned", 53), ("deal_index", len(opts.deals)), ("contract", 7), ("phase", 4),
-        ("pile_size", 1), ("stock_size", 1), ("down", n), ("hand_sizes", n), ("scores", n), ("dealer", n),
-        ("contract_laid", 2), ("flags", 3), ("turns", 1),
-    ]
-    off = {}
-    o = 0
-    for name, size in sizes:
-        off[name] = o
-        o += size
-    return off, o
+    return ObservationLayout([
+        ("hand", 53, "0..6", "my card counts (52 = jokers)"),
+        ("pile_counts", 53, "0..6", "counts of every card in the discard pile (CR-6)"),
+        ("pile_top", (TOP_CARDS, 53), "{0,1}", "one-hot of the pile's top cards, top first"),
+        ("table_cards", 53, "0..6", "counts of pieces on the table"),
+        ("table_jokers", 52, "0..3", "per card: how many swappable jokers stand for it (CR-22)"),
+        ("melds", (3 * n, _SLOT + n), "[0, 6]", "per meld slot: features, then the owner (relative seat one-hot)"),
+        ("picked_up", (n, 53), "0..6", "per relative seat, per card: how many it is publicly known to hold"),
+        ("must_use", 53, "{0,1}", "one-hot of the must-use card (CR-12)"),
+        ("banned", 53, "{0,1}", "one-hot of the banned text (CR-26)"),
+        ("deal_index", len(opts.deals), "{0,1}", "one-hot of the deal being played"),
+        ("contract", 7, "{0,1}", "one-hot of its contract 1..7 (CR-7)"),
+        ("phase", 4, "{0,1}", "draw, contract, place, play"),
+        ("pile_size", 1, "0..inf", "cards in the pile"),
+        ("stock_size", 1, "0..inf", "cards in the stock"),
+        ("down", n, "{0,1}", "seat is down (relative seats)"),
+        ("hand_sizes", n, "0..inf", "cards in each hand"),
+        ("scores", n, "[0, inf]", "penalty totals / 100 (CR-31)"),
+        ("dealer", n, "{0,1}", "dealer one-hot (relative)"),
+        ("contract_laid", 2, "0..3", "sets and runs of the contract laid this turn (CR-15)"),
+        ("flags", 3, "{0,1}", "freed joker in hand (CR-23), went down this turn (CR-22), my turn"),
+        ("turns", 1, "[0, 1]", "turns completed this deal / max_turns_per_deal (CR-33)"),
+    ])
 
 
 _SLOT = 1 + 2 + 13 + 4 + 14 + 14 + 4 + 1 + 1

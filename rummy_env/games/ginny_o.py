@@ -21,6 +21,7 @@ import numpy as np
 
 from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import CARD_TEXT, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card
+from ..layout import ObservationLayout
 from ..melds import SET, line_meld, parse_piece, piece_text
 from ..rng import copy_rng, fresh_rng
 
@@ -245,14 +246,63 @@ def _bits(m: int):
         m ^= low
 
 
-BOARD_PLANES = 15
-"""Planes of the board block of the observation, see ``GinnyOGame.observation``."""
-OBS_BOARD_SHAPE = (BOARD_PLANES, SIZE, SIZE)
-OBS_BOARD_SIZE = BOARD_PLANES * NSQ
+# ---- observation layout (documented part by part in ginny_o_v0) -------------------------------
+BOARD_PARTS = [  # 15x15 planes, channels first
+    ("occupied", (SIZE, SIZE), "{0,1}", "square holds a tile"),
+    ("rank", (SIZE, SIZE), "[0, 1]", "rank / 13 of the card the tile stands for"),
+    ("suits", (4, SIZE, SIZE), "{0,1}", "suit one-hot C D H S"),
+    ("joker", (SIZE, SIZE), "{0,1}", "the tile is a joker"),
+    ("premium", (5, SIZE, SIZE), "{0,1}", "yellow (tile x2), green (tile x3), red (start, meld x2), blue (meld x3), "
+                                         "centre H8"),
+    ("groups", (SIZE, SIZE), "0..inf", "group id + 1 of committed tiles (GO-25)"),
+    ("placed", (SIZE, SIZE), "{0,1}", "placed this turn"),
+    ("open_start", (SIZE, SIZE), "{0,1}", "open start square"),
+]
+TILE_PARTS = [  # 53 tiles: the 52 cards, then JK
+    ("rack", 53, "0..8", "own rack, count per tile"),
+    ("chosen", 53, "0..8", "tiles chosen this turn for an exchange"),
+    ("drawn", 53, "{0,1}", "the tile drawn this turn, one-hot"),
+    ("unseen", 53, "0..8", "unseen tile counts"),
+    ("phase", 3, "{0,1}", "phase one-hot: start, exchange, play"),
+    ("drew", 1, "{0,1}", "drew this turn"),
+    ("box_empty", 1, "{0,1}", "box empty at turn start"),
+]
+
+
+def _observation_layout(n: int) -> ObservationLayout:
+    return ObservationLayout(BOARD_PARTS + TILE_PARTS + [
+        ("scores", n, "[-inf, inf]", "scores / 100 from this seat on"),
+        ("rack_sizes", n, "[0, inf]", "rack sizes / 7 from this seat on"),
+        ("to_play", n, "{0,1}", "to-play one-hot from this seat on"),
+        ("progress", 4, "[0, 1]", "box size / tiles in play, turns without a play / stall limit, turns / max_turns, "
+                                  "board tiles / tiles in play"),
+    ])
+
+
+OBSERVATION_LAYOUTS = {n: _observation_layout(n) for n in range(2, 5)}
+
+
+def observation_layout(options: "Options") -> ObservationLayout:
+    """The observation's named parts for ``options.num_players``."""
+    return OBSERVATION_LAYOUTS[options.num_players]
 
 
 def obs_size(num_players: int) -> int:
-    return OBS_BOARD_SIZE + 4 * 53 + 5 + 3 * num_players + 4
+    return OBSERVATION_LAYOUTS[num_players].size
+
+
+_FIXED = ObservationLayout(BOARD_PARTS + TILE_PARTS)
+OBS_BOARD_SIZE = _FIXED.start("rack")
+BOARD_PLANES = OBS_BOARD_SIZE // NSQ
+"""Planes of the board block of the observation, see ``GinnyOGame.observation``."""
+OBS_BOARD_SHAPE = (BOARD_PLANES, SIZE, SIZE)
+P_OCCUPIED, P_RANK, P_SUITS, P_JOKER, P_PREMIUM, P_GROUPS, P_PLACED, P_OPEN_START = (
+    _FIXED.start(name) // NSQ for name, *_ in BOARD_PARTS)
+O_CHOSEN, O_DRAWN, O_UNSEEN, O_PHASE, O_DREW, O_BOX_EMPTY = (
+    _FIXED.start(name) - OBS_BOARD_SIZE for name, *_ in TILE_PARTS[1:])
+"""Offsets after the board block."""
+_SEAT_PART_STARTS = {n: tuple(layout.start(name) for name in ("scores", "rack_sizes", "to_play", "progress"))
+                     for n, layout in OBSERVATION_LAYOUTS.items()}
 
 
 _PLAYS_CACHE: dict = {}
@@ -1010,23 +1060,21 @@ class GinnyOGame:
         acting = seat == self.current_player and not self.done
         if acting:
             for t in self.chosen:
-                obs[o + 53 + t] += 1
+                obs[o + O_CHOSEN + t] += 1
             if self.drew >= 0:
-                obs[o + 106 + self.drew] = 1
-        obs[o + 159:o + 212] = [limits[t] - on_board[t] - rack[t] for t in range(53)]
-        o += 212
+                obs[o + O_DRAWN + self.drew] = 1
+        obs[o + O_UNSEEN:o + O_UNSEEN + 53] = [limits[t] - on_board[t] - rack[t] for t in range(53)]
         if not self.done:
-            obs[o + PHASES.index(self.phase)] = 1
-        obs[o + 3] = 1.0 if (acting and self.drew >= 0) else 0.0
-        obs[o + 4] = 1.0 if self.box_empty_start else 0.0
-        o += 5
+            obs[o + O_PHASE + PHASES.index(self.phase)] = 1
+        obs[o + O_DREW] = 1.0 if (acting and self.drew >= 0) else 0.0
+        obs[o + O_BOX_EMPTY] = 1.0 if self.box_empty_start else 0.0
+        o_scores, o_rack_sizes, o_to_play, o = _SEAT_PART_STARTS[n]
         for k in range(n):
             s = (seat + k) % n
-            obs[o + k] = (self.final_scores[s] if self.done else self.scores[s]) / 100
-            obs[o + n + k] = sum(self.racks[s]) / 7
+            obs[o_scores + k] = (self.final_scores[s] if self.done else self.scores[s]) / 100
+            obs[o_rack_sizes + k] = sum(self.racks[s]) / 7
             if not self.done and s == self.current_player:
-                obs[o + 2 * n + k] = 1
-        o += 3 * n
+                obs[o_to_play + k] = 1
         total = opt.num_tiles
         obs[o] = len(self.box) / total
         obs[o + 1] = self.stall / (opt.stall_rounds * n if self.box else n)
@@ -1041,32 +1089,32 @@ class GinnyOGame:
         if self._board_block is not None:
             return self._board_block
         planes = np.zeros((BOARD_PLANES, NSQ), dtype=np.float32)
-        planes[7:12] = _premium_planes(self.options.board_layout)
+        planes[P_PREMIUM:P_GROUPS] = _premium_planes(self.options.board_layout)
         on_board = [0] * 53
         cells = [(q, p) for q, p in enumerate(self.board) if p >= 0] + self.placed
         for q, p in cells:
             c = p % NUM_CARDS
-            planes[0, q] = 1
-            planes[1, q] = RANK_OF[c] / 13
-            planes[2 + SUIT_OF[c], q] = 1
+            planes[P_OCCUPIED, q] = 1
+            planes[P_RANK, q] = RANK_OF[c] / 13
+            planes[P_SUITS + SUIT_OF[c], q] = 1
             if p >= NUM_CARDS:
-                planes[6, q] = 1
+                planes[P_JOKER, q] = 1
                 on_board[JOKER] += 1
             else:
                 on_board[c] += 1
             if self.group[q] >= 0:
-                planes[12, q] = self.group[q] + 1
+                planes[P_GROUPS, q] = self.group[q] + 1
         placed_sq = set()
         for q, _ in self.placed:
-            planes[13, q] = 1
+            planes[P_PLACED, q] = 1
             placed_sq.add(q)
         if self.board[CENTRE] < 0:
             if CENTRE not in placed_sq:
-                planes[14, CENTRE] = 1
+                planes[P_OPEN_START, CENTRE] = 1
         else:
             for q in RED_SQUARES[self.options.board_layout]:
                 if self.board[q] < 0 and q not in placed_sq:
-                    planes[14, q] = 1
+                    planes[P_OPEN_START, q] = 1
         self._board_block = (planes.reshape(-1), on_board, len(cells))
         return self._board_block
 
@@ -1225,6 +1273,7 @@ class GinnyOGame:
         acting = self.current_player
         started = acting != seat and bool(self.placed) and not self.done
         while True:
+            pool.sort()   # a deal that depends only on what the seat has seen, not on where the cards are
             order = rng.permutation(len(pool)).tolist()
             pos = 0
             for q in others:

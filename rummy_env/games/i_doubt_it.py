@@ -29,6 +29,7 @@ import numpy as np
 
 from ..actions import action_text_error, check_action_id, split_words
 from ..cards import CARD_TEXT, NUM_CARDS, RANKS, make_pack, parse_card, parse_rank, sort_key
+from ..layout import ObservationLayout
 from ..rng import copy_rng, fresh_rng
 
 GAME_NAME = "i_doubt_it_v0"
@@ -41,29 +42,72 @@ MAX_EVENTS = 20
 _CARD_IDS = range(NUM_CARDS)
 
 # ---------------------------------------------------------------------------------------------
-# Absolute state-vector layout (seat s of n). Globals first, then per-seat scalar features as
-# [feature][seat], then per-seat 13-rank blocks: public known cards, hand, own cards in the pile.
-G_RANK = 0        # 13 one-hot: rank the next play must claim (DI-14)
-G_PILE = 13       # pile size
-G_PHASE = 14      # 3 one-hot: play, doubt, over
-G_PLAYS = 17      # plays made so far (DI-28)
-G_LEFT = 18       # plays left before the cap
-G_CLAIM_N = 19    # pending claim: number of cards (0 outside a doubt window)
-G_CLAIM_R = 20    # 13 one-hot: pending claim's rank
-G_REV = 33        # 13: rank counts of the last revealed play (DI-20)
-G_REV_TRUE = 46   # 1 if the last revealed play was true
-G_REV_FALSE = 47  # 1 if it was false
-NG = 48
+# Observation layout (documented part by part in ``i_doubt_it_v0``). The engine keeps one absolute
+# state vector: the public parts (offsets G_*), then the per-seat features as [feature][seat]
+# (feature numbers F_*), then per-seat 13-rank blocks: public known cards, hand, own cards in the pile.
+OWN_PARTS = [
+    ("hand", 13, "0..inf", "my hand: cards per rank (A, 2, ..., K)"),
+    ("own_pile", 13, "0..inf", "my cards in the current pile, per rank"),
+]
+PUBLIC_PARTS = [
+    ("rank", 13, "{0,1}", "required rank of the next play, one-hot (DI-14)"),
+    ("pile_size", 1, "0..inf", "pile size (face-down cards)"),
+    ("phase", 3, "{0,1}", "phase one-hot: play, doubt, over"),
+    ("plays", 1, "0..inf", "plays made so far (DI-28)"),
+    ("plays_left", 1, "0..inf", "plays left before the cap max_plays"),
+    ("claim_count", 1, "0..8", "pending claim: number of cards (0 outside a doubt window)"),
+    ("claim_rank", 13, "{0,1}", "pending claim's rank, one-hot"),
+    ("revealed", 13, "0..8", "last revealed play: cards per rank (DI-20)"),
+    ("revealed_true", 1, "{0,1}", "last revealed play was true"),
+    ("revealed_false", 1, "{0,1}", "last revealed play was false"),
+]
+SEAT_FEATURES = [  # (name, range, description), n values each: one per relative seat
+    ("hand_sizes", "0..inf", "hand size of each seat"),
+    ("out", "{0,1}", "seat is out (DI-24..DI-26)"),
+    ("place", "0..11", "place (1 = first; 0 while unplaced)"),
+    ("to_act", "{0,1}", "seat to act, one-hot"),
+    ("pending", "{0,1}", "seat whose play is pending in the window, one-hot"),
+    ("passed", "{0,1}", "seat has passed in the current window"),
+    ("revealed_player", "{0,1}", "player of the last revealed play, one-hot"),
+    ("revealed_taker", "{0,1}", "seat that took the pile after the last reveal, one-hot"),
+    ("unknown_cards", "0..inf", "cards of the seat not publicly known"),
+    ("plays_made", "0..inf", "plays made by the seat"),
+    ("cards_played", "0..inf", "cards the seat has played"),
+    ("doubts", "0..inf", "doubts the seat has called"),
+    ("passes", "0..inf", "passes the seat has made in windows"),
+    ("pickups", "0..inf", "piles the seat has taken"),
+    ("cards_picked_up", "0..inf", "cards the seat has taken with piles"),
+    ("caught_lying", "0..inf", "plays of the seat revealed false"),
+]
+
+
+def _observation_layout(n: int) -> ObservationLayout:
+    return ObservationLayout(OWN_PARTS + PUBLIC_PARTS + [(name, n, rng, text) for name, rng, text in SEAT_FEATURES]
+                             + [("known", (n, 13), "0..inf", "per seat, per rank: cards publicly known held")])
+
+
+OBSERVATION_LAYOUTS = {n: _observation_layout(n) for n in range(3, 12)}
+
+
+def observation_layout(options: "Options") -> ObservationLayout:
+    """The observation's named parts for ``options.num_players``."""
+    return OBSERVATION_LAYOUTS[options.num_players]
+
+
+_PUBLIC = ObservationLayout(PUBLIC_PARTS)
+G_RANK, G_PILE, G_PHASE, G_PLAYS, G_LEFT, G_CLAIM_N, G_CLAIM_R, G_REV, G_REV_TRUE, G_REV_FALSE = (
+    part.start for part in _PUBLIC)
+NG = _PUBLIC.size
 (F_SIZE, F_OUT, F_PLACE, F_TO_ACT, F_PENDING, F_PASSED, F_REV_PLAYER, F_REV_TAKER, F_UNKNOWN,
- F_PLAYS, F_CARDS, F_DOUBTS, F_PASSES, F_PICKUPS, F_PICKED, F_CAUGHT) = range(16)
-NF = 16
+ F_PLAYS, F_CARDS, F_DOUBTS, F_PASSES, F_PICKUPS, F_PICKED, F_CAUGHT) = range(len(SEAT_FEATURES))
+NF = len(SEAT_FEATURES)
 STAT_FIELDS = ("plays", "cards_played", "doubts", "passes", "pickups", "cards_picked_up", "caught_lying")
 ST_PLAYS, ST_CARDS, ST_DOUBTS, ST_PASSES, ST_PICKUPS, ST_PICKED, ST_CAUGHT = range(7)
 
 
 def observation_size(n: int) -> int:
     """Length of one seat's observation for ``n`` players."""
-    return 26 + NG + (NF + 13) * n
+    return OBSERVATION_LAYOUTS[n].size
 
 
 def num_plays(m: int) -> int:
@@ -992,6 +1036,8 @@ class IDoubtItGame:
             fixed[s] = keep
         loose = [i for i in range(played) if owner[i] != seat]
         pool += [pile[i] for i in loose]
+        pool.sort(key=lambda c: c % 13)   # by rank (suits never matter, DI-5): a deal that depends only
+        # on what the seat has seen, not on where the cards are
         order = rng.permutation(len(pool)).tolist()
         pos = 0
         new_pile = g.pile
@@ -1002,6 +1048,7 @@ class IDoubtItGame:
             cards = keep + [pool[i] for i in order[pos:pos + size - len(keep)]]
             pos += size - len(keep)
             if s == pending:
+                cards.sort(key=lambda c: c % 13)   # by rank, as the pool
                 cards = [cards[i] for i in rng.permutation(size).tolist()]
                 new_pile[played:] = cards[self.hand_size[s]:]
                 cards = cards[:self.hand_size[s]]

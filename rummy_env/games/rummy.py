@@ -31,6 +31,7 @@ import numpy as np
 from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import (BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, mask_texts,
                      parse_card)
+from ..layout import ObservationLayout
 from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
 from ..rng import copy_rng, fresh_rng
@@ -141,43 +142,62 @@ class Options:
             object.__setattr__(self, name, int(getattr(self, name)))
 
 
-class Layout:
-    """Observation layout for ``n`` seats (documented slice by slice in ``rummy_v0``).
+def _observation_layout(n: int) -> ObservationLayout:
+    """The seat-relative observation for ``n`` seats (documented part by part in ``rummy_v0``)."""
+    return ObservationLayout([
+        ("hand", 52, "{0,1}", "my hand"),
+        ("pile", 52, "{0,1}", "discard pile contents (RM-32)"),
+        ("top", 52, "{0,1}", "discard pile top card, one-hot"),
+        ("taken", 52, "{0,1}", "the card the seat to act took from the discard pile this turn (RM-17)"),
+        ("melds", (NUM_MELD_SLOTS, 52), "{0,1}", "table melds @0..@16 (RM-13)"),
+        ("owner", (NUM_MELD_SLOTS, n), "{0,1}", "owner of meld @k, one-hot over relative seats"),
+        ("front", (n, 52), "{0,1}", "table cards in front of each relative seat (RM-16)"),
+        ("known", (n, 52), "{0,1}", "cards each relative seat is publicly known to hold (RM-32)"),
+        ("hand_sizes", n, "[0, 1.2]", "hand sizes / k"),
+        ("scores", n, "[0, inf]", "match totals / target_score (/ 100 if target is 0)"),
+        ("phase", 2, "{0,1}", "phase one-hot: draw, play"),
+        ("dealer", n, "{0,1}", "dealer, one-hot over relative seats"),
+        ("progress", 4, "[0, 1]", "stock size / 52, turnovers / max(1, max_turnovers), completed turns / "
+                                  "max_turns, rounds played / max_rounds"),
+    ])
 
-    The engine keeps an absolute buffer: all hands (``n * 52``), then the observation blocks with
-    per-seat parts in absolute seat order. ``perm[seat]`` gathers it into ``seat``'s
-    seat-relative observation (relative seat j = absolute seat ``(seat + j) % n``), whose first
-    block is the seat's own hand.
+
+OBSERVATION_LAYOUTS = {n: _observation_layout(n) for n in HAND_SIZE}
+
+
+def observation_layout(options: Options) -> ObservationLayout:
+    """The observation's named parts for ``options.num_players``."""
+    return OBSERVATION_LAYOUTS[options.num_players]
+
+
+class Layout:
+    """Offsets into the engine's absolute buffer for ``n`` seats, read from the observation layout.
+
+    The buffer is the observation with every seat's hand (``n * 52``) where the observation has one,
+    and the per-seat parts in absolute seat order. ``perm[seat]`` gathers it into ``seat``'s
+    seat-relative observation (relative seat j = absolute seat ``(seat + j) % n``).
     """
 
     def __init__(self, n: int):
+        obs = OBSERVATION_LAYOUTS[n]
+        shift = 52 * (n - 1)
         self.n = n
-        off = 0
-
-        def block(size: int) -> int:
-            nonlocal off
-            start = off
-            off += size
-            return start
-
-        self.hands = block(52 * n)
-        self.pile = block(52)
-        self.top = block(52)
-        self.taken = block(52)
-        self.melds = block(52 * NUM_MELD_SLOTS)
-        self.owner = block(n * NUM_MELD_SLOTS)
-        self.front = block(52 * n)
-        self.known = block(52 * n)
-        self.hand_size = block(n)
-        self.scores = block(n)
-        self.phase = block(2)
-        self.dealer = block(n)
-        self.stock = block(1)
-        self.turnovers = block(1)
-        self.turns = block(1)
-        self.rounds = block(1)
-        self.abs_size = off
-        self.obs_size = off - 52 * (n - 1)
+        self.hands = obs.start("hand")
+        self.pile = obs.start("pile") + shift
+        self.top = obs.start("top") + shift
+        self.taken = obs.start("taken") + shift
+        self.melds = obs.start("melds") + shift
+        self.owner = obs.start("owner") + shift
+        self.front = obs.start("front") + shift
+        self.known = obs.start("known") + shift
+        self.hand_size = obs.start("hand_sizes") + shift
+        self.scores = obs.start("scores") + shift
+        self.phase = obs.start("phase") + shift
+        self.dealer = obs.start("dealer") + shift
+        self.stock, self.turnovers, self.turns, self.rounds = range(obs.start("progress") + shift,
+                                                                    obs["progress"].stop + shift)
+        self.abs_size = obs.size + shift
+        self.obs_size = obs.size
         perms = []
         for seat in range(n):
             rel = [(seat + j) % n for j in range(n)]
@@ -203,10 +223,6 @@ def _card_planes(masks: list[int]) -> np.ndarray:
     """Card masks as consecutive 52-entry 0/1 planes (one numpy call for all)."""
     raw = np.frombuffer(b"".join(m.to_bytes(7, "little") for m in masks), np.uint8)
     return np.unpackbits(raw, bitorder="little").reshape(len(masks), 56)[:, :NUM_CARDS].ravel()
-
-
-def observation_size(num_players: int) -> int:
-    return _LAYOUTS[num_players].obs_size
 
 
 class RummyGame:
@@ -895,6 +911,7 @@ class RummyGame:
             pool = cards_of(sum(hidden[q] & mask for q in others))
             if with_stock:
                 pool += self.stock
+            pool.sort()   # a deal that depends only on what the seat has seen, not on where the cards are
             order = rng.permutation(len(pool)).tolist()
             pos = 0
             for q in others:

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..actions import action_text_error, check_action_id, parse_index, split_words
 from ..cards import BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, mask_texts, parse_card
+from ..layout import ObservationLayout
 from ..melds import SET_SUIT_CHOICES, classify, standard_catalogue, catalogue_masks
 from ..rng import copy_rng, fresh_rng
 
@@ -171,28 +172,52 @@ _MELD_TEXT: dict = {}
 """Memo: (meld mask, kind) -> card texts in canonical order."""
 
 
-# ---- observation layout (see tongits_v0 docstring) -----------------------------------------
-O_HAND = 0                                    # own hand
-O_TAKEN = 52                                  # card this seat took from the discard this turn
-O_KNOWN = 104                                 # known cards of seat+1, then seat+2
-O_MELD_INFO = 208                             # per meld: present, owner rel (3), secret
-O_PRIVATE_END = O_MELD_INFO + 5 * MAX_MELDS   # 293: [0:293) is kept per seat
-O_PILE = O_PRIVATE_END                        # 293: discard pile
-O_TOP = O_PILE + 52                           # 345: top discard
-O_MELD_CARDS = O_TOP + 52                     # 397: 17 x 52 meld cards
-O_SEATS = O_MELD_CARDS + 52 * MAX_MELDS       # 1281: 10 blocks of 3 seat-relative values
-O_PHASE = O_SEATS + 30                        # 1311: draw pickup meld response
-O_STOCK = O_PHASE + 4                         # 1315
-O_HAND_INDEX = O_STOCK + 1                    # 1316
-O_HANDS_PER_MATCH = O_HAND_INDEX + 1          # 1317
-O_TURNS = O_HANDS_PER_MATCH + 1               # 1318
-OBS_SIZE = O_TURNS + 1                        # 1319
+# ---- observation layout (documented in tongits_v0's docstring) ------------------------------
+OBSERVATION_LAYOUT = ObservationLayout([
+    ("hand", 52, "{0,1}", "own hand"),
+    ("taken", 52, "{0,1}", "the card this seat took from the discard pile this turn (TG-7)"),
+    ("known", (2, 52), "{0,1}", "cards publicly known to be in the hand of rel seat 1, then rel seat 2"),
+    ("meld_info", (MAX_MELDS, 5), "{0,1}", "per meld number k: present, owner rel seat one-hot (3), secret"),
+    ("pile", 52, "{0,1}", "cards in the discard pile"),
+    ("top", 52, "{0,1}", "the top discard (one-hot)"),
+    ("meld_cards", (MAX_MELDS, 52), "{0,1}", "meld k's cards (a secret's only for its owner until the hand ends)"),
+    ("hand_sizes", 3, "0..14", "hand sizes per rel seat"),
+    ("faceup_melds", 3, "0..17", "face-up melds owned per rel seat"),
+    ("secrets", 3, "0..3", "face-down secrets owned per rel seat (TG-13)"),
+    ("chips", 3, "-inf..inf", "chip totals per rel seat"),
+    ("seat_flags", (6, 3), "{0,1}", "per rel seat: blocked (TG-16), dealer, turn, Draw caller, answered "
+                                    "challenge, answered fold (TG-20)"),
+    ("phase", 4, "{0,1}", "phase one-hot: draw, pickup, meld, response"),
+    ("stock", 1, "0..15", "stock size"),
+    ("hand_index", 1, "0..inf", "hand index (0-based)"),
+    ("hands_per_match", 1, "1..inf", "hands per match"),
+    ("turns", 1, "0..inf", "completed turns in this hand"),
+])
 
 
-S_SIZES, S_FACEUP, S_SECRETS, S_CHIPS, S_BLOCKED, S_DEALER, S_TURN, S_CALLER, S_CHALL, S_FOLD = range(0, 30, 3)
-S_PHASE, S_STOCK, S_HAND_INDEX, S_HPM, S_TURNS = 30, 34, 35, 36, 37
-# The engine keeps the 38 values of [O_SEATS:OBS_SIZE) by absolute seat; PERM makes them relative.
-PERM = tuple(np.array([3 * b + (seat + k) % 3 for b in range(10) for k in range(3)] + list(range(30, 38)))
+def observation_layout(options: "Options") -> ObservationLayout:
+    """The observation's named parts (three seats; the same for all options)."""
+    return OBSERVATION_LAYOUT
+
+
+O_HAND = OBSERVATION_LAYOUT.start("hand")
+O_TAKEN = OBSERVATION_LAYOUT.start("taken")
+O_MELD_INFO = OBSERVATION_LAYOUT.start("meld_info")
+O_PRIVATE_END = OBSERVATION_LAYOUT.start("pile")          # [0:O_PRIVATE_END) is kept per seat
+O_PILE = OBSERVATION_LAYOUT.start("pile")
+O_MELD_CARDS = OBSERVATION_LAYOUT.start("meld_cards")
+O_SEATS = OBSERVATION_LAYOUT.start("hand_sizes")           # the per-seat values and the scalars after them
+OBS_SIZE = OBSERVATION_LAYOUT.size
+
+# Offsets of the values after O_SEATS; the engine keeps them by absolute seat (``sa``).
+S_SIZES, S_FACEUP, S_SECRETS, S_CHIPS, S_BLOCKED, S_PHASE, S_STOCK, S_HAND_INDEX, S_HPM, S_TURNS = (
+    OBSERVATION_LAYOUT.start(name) - O_SEATS for name in (
+        "hand_sizes", "faceup_melds", "secrets", "chips", "seat_flags", "phase", "stock", "hand_index",
+        "hands_per_match", "turns"))
+S_DEALER, S_TURN, S_CALLER, S_CHALL, S_FOLD = range(S_BLOCKED + 3, S_BLOCKED + 18, 3)
+# The engine keeps the values of [O_SEATS:OBS_SIZE) by absolute seat; PERM makes them relative.
+PERM = tuple(np.array([3 * b + (seat + k) % 3 for b in range(S_PHASE // 3) for k in range(3)]
+                      + list(range(S_PHASE, OBS_SIZE - O_SEATS)))
              for seat in range(3))
 
 
@@ -435,7 +460,7 @@ class TongitsGame:
             self.ext = priv[:, O_TAKEN:O_MELD_INFO]
             self.meld_info = priv[:, O_MELD_INFO:O_PRIVATE_END]
             self.pub = np.zeros(O_SEATS - O_PILE, dtype=np.float32)
-            self.sa = np.zeros(38, dtype=np.float32)
+            self.sa = np.zeros(OBS_SIZE - O_SEATS, dtype=np.float32)
         else:
             priv.fill(0.0)
             self.pub.fill(0.0)
