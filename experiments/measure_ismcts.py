@@ -1,0 +1,80 @@
+"""ISMCTS iterations per second per game (issue 16): one agent searches the first decisions with at
+least two legal actions of a few seeded deals (every other seat plays the rule-based agent), on
+each game's scoring unit, and the rate is iterations / search seconds.
+
+    python -m experiments.measure_ismcts --out docs/results/search/iterations_per_s.json
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+from agents.registry import make_agent
+from rummy_env.registry import make_raw_env
+
+from . import io
+
+SCORING_UNITS = {
+    "rummy": {"max_rounds": 1},
+    "tongits": {"hands_per_match": 1},
+    "contract_rummy": {"deals": [1]},
+    "i_doubt_it": {},
+    "ginny_o": {},
+}
+SPECS = {
+    "rummy": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1"],
+    "tongits": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1"],
+    "contract_rummy": ["ismcts:5", "ismcts:5:bias=1"],
+    "i_doubt_it": ["ismcts:5", "ismcts:5:bias=1"],
+    "ginny_o": ["ismcts:5"],
+}
+
+
+def measure(game: str, spec: str, deals: int, decisions: int) -> dict:
+    """Iterations per second of ``spec`` over the first ``decisions`` searched decisions of seat 0
+    in ``deals`` deals (seeds 0..deals-1)."""
+    env = make_raw_env(game, **SCORING_UNITS[game])
+    iterations, seconds = 0, 0.0
+    for seed in range(deals):
+        env.reset(seed=seed)
+        agents = [make_agent(spec if s == 0 else "heuristic", game) for s in range(len(env.possible_agents))]
+        for s, agent in enumerate(agents):
+            agent.reset(s, seed)
+        agents[0].bind(env)
+        searched = 0
+        while not env.game.done and searched < decisions:
+            seat = env.game.current_player
+            mask = env.game.legal_mask().copy()
+            start = time.perf_counter()
+            action = agents[seat].act(env.game.observation(seat), mask, env.game.view(seat))
+            if seat == 0 and np.count_nonzero(mask) > 1:
+                seconds += time.perf_counter() - start
+                iterations += agents[0].last_iterations
+                searched += 1
+            env.step(action)
+    return {"game": game, "spec": spec, "options": SCORING_UNITS[game], "decisions": deals * decisions,
+            "iterations": iterations, "seconds": seconds, "iterations_per_s": iterations / seconds}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=2)
+    parser.add_argument("--decisions", type=int, default=3, help="searched decisions per deal")
+    parser.add_argument("--out", default="runs/ismcts_iterations_per_s.json")
+    args = parser.parse_args(argv)
+    rows = []
+    for game, specs in SPECS.items():
+        for spec in specs:
+            row = measure(game, spec, args.deals, args.decisions)
+            print(f"{game:15s} {spec:36s} {row['iterations_per_s']:8.1f} iterations/s", flush=True)
+            rows.append(row)
+    io.write_json(args.out, {"rates": rows, "load_average_1min_at_end": os.getloadavg()[0],
+                             "cpu_count": os.cpu_count(), **io.provenance()})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
