@@ -2,13 +2,15 @@
 RLlib adapter and training example (issue 18).
 
 One local Ray with 2 CPUs serves the whole module (under pytest-xdist each worker that runs a test
-here starts its own)."""
+here starts its own, one after the other)."""
 from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -16,6 +18,7 @@ import numpy as np
 import psutil
 import pytest
 import ray
+from filelock import FileLock
 
 from experiments.cli import main
 from experiments.rllib_env import (LEARNER, RULE_BASED, ActionMaskingPPOModule, CardGameMultiAgentEnv,
@@ -28,7 +31,10 @@ from tests.harness import SHORT_EPISODE_OPTIONS
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    """A local Ray with 2 CPUs; pytest-xdist workers start theirs one after the other (a file lock),
+    so two Ray start-ups never race (one run with both starting at once failed in this fixture)."""
+    with FileLock(os.path.join(tempfile.gettempdir(), "rummy_env_test_ray_init.lock")):
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 
