@@ -21,6 +21,8 @@ import argparse
 import os
 import time
 
+import ray
+
 from experiments import io
 from experiments.tournament import TournamentConfig, run_tournament
 from experiments.train_rllib import train
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         print(rllib[-1], flush=True)
 
     summary = {
-        "started_utc": started, "cpus": os.cpu_count(),
+        "started_utc": started, "cpus": os.cpu_count(), "ray_version": ray.__version__, "arguments": vars(args),
         "tournaments": runs,
         "ray_over_process_2_workers": rate[("ray", 2)] / rate[("process", 2)],
         "ray_over_process_1_worker": rate[("ray", 1)] / rate[("process", 1)],
