@@ -359,6 +359,7 @@ class ContractRummyGame:
         self._offs = tuple(off[k] for k in ("pile_counts", "table_cards", "picked_up", "must_use", "banned",
                                             "deal_index", "contract", "phase", "pile_size", "down",
                                             "contract_laid", "melds"))
+        self._table_offs = (off["table_cards"], off["table_jokers"], off["melds"])
         self._mask = None
 
     # ------------------------------------------------------------------ set-up
@@ -598,14 +599,12 @@ class ContractRummyGame:
             row[52] = nj
             row[53] = sh.size / 14.0
             feats[k] = row
-        layout, pub = self.layout, self.pub
-        b = layout.start("table_cards")
-        pub[b:b + 53] = table
-        b = layout.start("table_jokers")
-        pub[b:b + 52] = jk
-        b = layout.start("melds")
+        o_table, o_jokers, o_melds = self._table_offs
+        pub = self.pub
+        pub[o_table:o_table + 53] = table
+        pub[o_jokers:o_jokers + 52] = jk
         slot = _SLOT + self.num_players
-        pub[b:b + self.M * slot].reshape(self.M, slot)[:, :_SLOT] = feats
+        pub[o_melds:o_melds + self.M * slot].reshape(self.M, slot)[:, :_SLOT] = feats
         self._vt += 1
 
     def _touch(self) -> None:
