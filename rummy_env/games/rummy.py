@@ -19,7 +19,7 @@ State (card sets are 52-bit ``int`` masks, ``c = 13 * suit + rank - 1``):
 Speed: the legal mask is built once per state from precomputed tables (per-rank set ids,
 per-suit run ids cached by 13-bit suit pattern, per-meld lay-off masks) and cached; the
 observation is kept in an absolute float32 buffer updated incrementally by every move and
-returned seat-relative by one precomputed gather (:class:`Layout`).
+returned seat-relative by one precomputed gather (:class:`BufferLayout`).
 """
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def observation_layout(options: Options) -> ObservationLayout:
     return OBSERVATION_LAYOUTS[options.num_players]
 
 
-class Layout:
+class BufferLayout:
     """Offsets into the engine's absolute buffer for ``n`` seats, read from the observation layout.
 
     The buffer is the observation with every seat's hand (``n * 52``) where the observation has one,
@@ -216,7 +216,7 @@ class Layout:
         self.perm = perms
 
 
-_LAYOUTS = {n: Layout(n) for n in HAND_SIZE}
+_BUFFER_LAYOUTS = {n: BufferLayout(n) for n in HAND_SIZE}
 
 
 def _card_planes(masks: list[int]) -> np.ndarray:
@@ -250,7 +250,7 @@ class RummyGame:
         self.rng = rng
         self.num_players = n = options.num_players
         self.k = HAND_SIZE[n]
-        self.layout = _LAYOUTS[n]
+        self.layout = _BUFFER_LAYOUTS[n]
         self._buf = np.zeros(self.layout.abs_size, np.float32)
         self._mv = memoryview(self._buf)  # fast scalar writes into _buf
         self._points = ACE_POINTS if options.ace_high else POINTS
