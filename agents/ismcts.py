@@ -221,7 +221,8 @@ def parse_ismcts_spec(spec: str) -> dict:
     """Keyword arguments of :class:`ISMCTSAgent` from a spec ``ismcts[:N][:key=value...]``: ``N``
     iterations per decision, keys ``seconds`` (a time budget per decision; without ``N`` it replaces
     the iteration budget), ``rollout`` (``random`` or ``heuristic``), ``c`` (the exploration
-    constant) and ``bias`` (the rule-based agent's progressive bias). ``ValueError`` names anything malformed; the agent checks the values' ranges."""
+    constant) and ``bias`` (the rule-based agent's progressive bias). ``ValueError`` names anything
+    malformed; the agent checks the values' ranges."""
     parts = spec.split(":")
     if parts[0] != "ismcts":
         raise ValueError(f"not an ismcts spec: {spec!r}")

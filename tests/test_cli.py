@@ -190,7 +190,7 @@ def test_entry_point_module_one_line_error_and_no_torch():
                            "--agents", "random,nobody"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip() == ("rummy-env tournament: error: unknown agent 'nobody': choose one of "
-                                   "random, heuristic, ppo:PATH")
+                                   "random, heuristic, ismcts[:N], ppo:PATH")
     code = ("import sys, experiments, experiments.cli, experiments.tournament, experiments.replay, "
             "experiments.io, experiments.demo, agents.registry; print('torch' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

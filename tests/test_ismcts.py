@@ -78,7 +78,7 @@ def decide(env, seed: int, spec: str = "ismcts:12") -> int:
 @pytest.mark.parametrize("game", GAMES)
 def test_only_legal_actions_over_whole_games(game):
     env = make_raw_env(game, **SHORT[game])
-    assert play_to_end(env, {0: ISMCTSAgent(game, iterations=2)}, 1) > 0
+    assert play_to_end(env, {0: ISMCTSAgent(game, iterations=1)}, 1) > 0
 
 
 @pytest.mark.parametrize("game", ["rummy", "tongits"])
@@ -179,3 +179,11 @@ def test_beats_random_in_a_duplicate_tournament(tmp_path):
     results = run_tournament(config, out_dir=None, progress=False)
     ismcts = results["summary"][0]
     assert ismcts["win_share_ci"][0] > 1 / 3, ismcts
+
+
+def test_terminal_play_against_ismcts():
+    """`rummy-env play` binds the search agent to its env: a whole Tongits hand against it."""
+    from tests.test_play import run
+    rc, out, _ = run(["tongits", "--seed", "4", "--opponents", "ismcts:3", "--option", "hands_per_match=1"])
+    assert rc == 0
+    assert "Game over" in out and "Traceback" not in out
