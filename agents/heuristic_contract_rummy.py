@@ -1,4 +1,4 @@
-"""A rule-based Contract Rummy player (``shared/rules/contract_rummy.md``) deciding from the
+"""A rule-based Contract Rummy player (``docs/rules/contract_rummy.md``) deciding from the
 public view only (own hand, table, pile, contract, legal action texts).
 
 Strategy (:class:`ContractRummyHeuristic`):

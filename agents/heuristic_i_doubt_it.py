@@ -1,4 +1,4 @@
-"""A rule-based I Doubt It player (``shared/rules/i_doubt_it.md``) that decides from the public
+"""A rule-based I Doubt It player (``docs/rules/i_doubt_it.md``) that decides from the public
 view only.
 
 Strategy (:class:`IDoubtItHeuristic`):

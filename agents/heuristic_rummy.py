@@ -1,4 +1,4 @@
-"""A rule-based Rummy player (``shared/rules/rummy.md``) that decides from the public view only.
+"""A rule-based Rummy player (``docs/rules/rummy.md``) that decides from the public view only.
 
 Strategy (:class:`RummyHeuristic`):
 

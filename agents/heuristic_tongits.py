@@ -1,4 +1,4 @@
-"""A rule-based Tongits player (``../shared/rules/tongits.md``).
+"""A rule-based Tongits player (``docs/rules/tongits.md``).
 
 It decides only from the seat's structured view (``env.unwrapped.view(agent)``) and the action
 mask, never from engine state, and is deterministic (ties go to the lowest action id), so it

@@ -1,7 +1,7 @@
 """Cards: ids, text, points, packs and card sets, shared by all five games.
 
 A card id is ``c = 13 * suit + (rank - 1)``: suits C 0, D 1, H 2, S 3; ranks A 1 .. K 13
-(``../shared/rules/README.md``; the action layouts of every rules file use it). The joker is
+(``docs/rules/README.md``; the action layouts of every rules file use it). The joker is
 id 52 (``JOKER``). A card set of one deck is an ``int`` bitmask (bit ``c`` set = card held);
 a multi-deck hand is a count array of length 53 (index 52 = jokers).
 """

@@ -1,4 +1,4 @@
-"""Contract Rummy as a PettingZoo AEC environment (``../shared/rules/contract_rummy.md``).
+"""Contract Rummy as a PettingZoo AEC environment (``docs/rules/contract_rummy.md``).
 
 ``env(**kwargs)`` (order-enforcing wrapper) and ``raw_env(**kwargs)``. The engine is
 :class:`rummy_env.games.contract_rummy.ContractRummyGame`. A whole match (every deal of

@@ -1,4 +1,4 @@
-"""Ginny-O (``shared/rules/ginny_o.md``) as a PettingZoo AEC environment: rummy melds played
+"""Ginny-O (``docs/rules/ginny_o.md``) as a PettingZoo AEC environment: rummy melds played
 crossword-style on a 15x15 board with premium squares.
 
 ``env(**kwargs)`` (wrapped) and ``raw_env(**kwargs)``. Keyword options (GO "Options"):

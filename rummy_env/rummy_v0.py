@@ -1,4 +1,4 @@
-"""Rummy (basic "Rum") as a PettingZoo AEC environment: ``shared/rules/rummy.md``, RM-1..RM-32.
+"""Rummy (basic "Rum") as a PettingZoo AEC environment: ``docs/rules/rummy.md``, RM-1..RM-32.
 
 ``env(**options)`` (with PettingZoo's order-enforcing wrapper) or ``raw_env(**options)``.
 Agents ``player_0 .. player_{n-1}``; only the seat to act has a non-zero action mask.

@@ -1,4 +1,4 @@
-"""Tongits as a PettingZoo AEC environment (``../shared/rules/tongits.md``, TG-1..TG-38).
+"""Tongits as a PettingZoo AEC environment (``docs/rules/tongits.md``, TG-1..TG-38).
 
 Three seats ``player_0..player_2``. One episode is a match of ``hands_per_match`` hands (TG-35);
 each next hand is dealt automatically by the previous hand's winner (TG-38), so the agent to act

@@ -1,4 +1,4 @@
-"""Tests of Rummy (``shared/rules/rummy.md``): scenario checks 1-16, PettingZoo API, randomized
+"""Tests of Rummy (``docs/rules/rummy.md``): scenario checks 1-16, PettingZoo API, randomized
 games against an independent legality reference, hidden information, round trips, texts, options
 and deals."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The parts of the shared contract (``../shared/rules/README.md``) that every game keeps the same way,
+"""The parts of the shared contract (``docs/rules/README.md``) that every game keeps the same way,
 checked on all five games at once: observe() of any agent is that agent's own observation, wrapped
 environments and agents pickle mid-game (for Ray), and the wrapped env shows itself in Jupyter."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tests of Tongits (``../shared/rules/tongits.md``): scenario checks 1-17, the PettingZoo API,
+"""Tests of Tongits (``docs/rules/tongits.md``): scenario checks 1-17, the PettingZoo API,
 random play against an independent reference, hidden information, round trips, text, options."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Contract Rummy rules engine (``../shared/rules/contract_rummy.md``, rules CR-1..CR-34).
+"""Contract Rummy rules engine (``docs/rules/contract_rummy.md``, rules CR-1..CR-34).
 
 Plain Python + numpy. One explicit state class, :class:`ContractRummyGame`, and the validated
 :class:`Options`. Hands are count arrays of length 53 (index 52 = jokers; 1-3 decks). A meld on

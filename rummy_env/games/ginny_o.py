@@ -1,4 +1,4 @@
-"""Ginny-O: rummy melds played crossword-style on a 15x15 board (``shared/rules/ginny_o.md``).
+"""Ginny-O: rummy melds played crossword-style on a 15x15 board (``docs/rules/ginny_o.md``).
 
 The engine is plain Python (no PettingZoo). State: the board (225 squares, each ``-1`` or a
 piece: a card id ``c`` or a joker declared as ``c``, encoded ``52 + c``, see ``melds``), the

@@ -1,4 +1,4 @@
-"""I Doubt It (Cheat, Bluff): the rules engine (``../shared/rules/i_doubt_it.md``, DI-1..DI-29).
+"""I Doubt It (Cheat, Bluff): the rules engine (``docs/rules/i_doubt_it.md``, DI-1..DI-29).
 
 Plain Python + numpy. One state class, :class:`IDoubtItGame`, and its :class:`Options`.
 

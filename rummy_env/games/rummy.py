@@ -1,4 +1,4 @@
-"""Rummy (basic "Rum") rules engine: ``shared/rules/rummy.md``, rules RM-1..RM-32.
+"""Rummy (basic "Rum") rules engine: ``docs/rules/rummy.md``, rules RM-1..RM-32.
 
 Plain Python + numpy. :class:`RummyGame` holds one match (an episode, RM-29) and implements the
 ``Game`` protocol of :mod:`rummy_env.base`; :class:`Options` holds the rules options.

@@ -1,4 +1,4 @@
-"""Tongits rules engine (``../shared/rules/tongits.md``, rules TG-1..TG-38).
+"""Tongits rules engine (``docs/rules/tongits.md``, rules TG-1..TG-38).
 
 Plain Python + numpy. One match of ``hands_per_match`` hands is one episode (TG-35); the next
 hand is dealt automatically by the previous winner (TG-38).
