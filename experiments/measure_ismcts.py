@@ -25,8 +25,8 @@ SCORING_UNITS = {
     "ginny_o": {},
 }
 SPECS = {
-    "rummy": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1"],
-    "tongits": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1"],
+    "rummy": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:rollout=heuristic:bias=3"],
+    "tongits": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:bias=3"],
     "contract_rummy": ["ismcts:5", "ismcts:5:bias=1"],
     "i_doubt_it": ["ismcts:5", "ismcts:5:bias=1"],
     "ginny_o": ["ismcts:5"],
