@@ -891,9 +891,9 @@ def test_random_every_step_slow(opts):
 
 @pytest.mark.slow
 def test_full_matches_slow():
-    """Full seven-deal matches checked against the reference at every step."""
+    """Full seven-deal matches (3 per table) checked against the reference at every step."""
     for kw in ({}, {"num_players": 6}, {"num_players": 3, "reward_mode": "win_loss"}):
-        play_checked(kw, 5, seed=3)
+        play_checked(kw, 3, seed=3)
 
 
 def test_full_default_match_ends():
