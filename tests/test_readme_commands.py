@@ -133,9 +133,11 @@ def shortened(command: str) -> list[str]:
     """A tournament or replay of the README as arguments of ``rummy-env``, quick and quiet."""
     argv = words(command)[1:]
     if argv[0] == "tournament":
-        if "--games" in argv:
-            i = argv.index("--games") + 1
-            argv[i] = str(min(int(argv[i]), SHORT_GAMES))
+        if "--games" not in argv:
+            argv += ["--games", str(SHORT_GAMES)]
+        i = argv.index("--games") + 1
+        argv[i] = str(min(int(argv[i]), SHORT_GAMES))
+        argv = [re.sub(r"\bismcts:\d+", "ismcts:2", word) for word in argv]  # search with a token budget
         for flag in ("--workers", "--address"):  # no Ray cluster here: --backend ray starts a local one
             if flag in argv:
                 i = argv.index(flag)
