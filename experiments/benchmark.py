@@ -413,8 +413,8 @@ def main(argv: list[str] | None = None) -> int:
         print(format_table(steps, reference))
     if copies:
         print(("\n" if steps else "") + format_copy_table(copies))
-    from experiments.io import write_json
-    write_json(args.out, {"seconds_per_target": args.seconds, "seed": args.seed, "python": sys.version.split()[0],
+    from experiments.io import provenance, write_json
+    write_json(args.out, {**provenance(), "seconds_per_target": args.seconds, "seed": args.seed, "python": sys.version.split()[0],
                           "results": steps, "copies": copies})
     print(f"\nwrote {args.out}", file=sys.stderr)
     return 0
