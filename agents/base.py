@@ -1,40 +1,5 @@
-"""The agent interface shared by baselines, trained policies, tournaments and the terminal player."""
-from __future__ import annotations
+"""The agent interface (defined in :mod:`rummy_env.agent`, which the Gymnasium wrapper uses too,
+so that ``rummy_env`` never imports ``agents``)."""
+from rummy_env.agent import Agent, RandomAgent
 
-import numpy as np
-
-
-class Agent:
-    """An agent sees only what its seat may see: the observation vector, the action mask and the
-    structured view (``env.unwrapped.view(agent)``), never the engine state.
-
-    ``view["legal_actions"]`` lists the legal action texts in ascending action-id order, aligned with
-    ``np.flatnonzero(action_mask)``, so an agent that reasons on texts returns
-    ``np.flatnonzero(action_mask)[i]`` for the i-th text.
-    """
-
-    name = "agent"
-    uses_view = True
-    """False for agents that read only the observation and mask: tournaments then skip the view."""
-
-    def reset(self, seat: int, seed: int | None = None) -> None:
-        """Called at the start of every episode with the agent's seat and a seed for its own RNG."""
-        self.seat = seat
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
-        raise NotImplementedError
-
-
-class RandomAgent(Agent):
-    """Uniformly random among the legal actions."""
-
-    name = "random"
-    uses_view = False
-
-    def __init__(self) -> None:
-        self.reset(0, None)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
-        legal = np.flatnonzero(action_mask.view(np.bool_) if action_mask.dtype == np.int8 else action_mask)
-        return int(legal[self.rng.integers(len(legal))])
+__all__ = ["Agent", "RandomAgent"]

@@ -8,7 +8,7 @@
 
 * The learner's seat is ``seat`` (an int) or drawn from the env's generator at every reset
   (``"random"``). The other seats are played, in seat order, by ``opponents``: agents with the
-  :class:`agents.base.Agent` interface (default one :class:`agents.base.RandomAgent` per seat; a
+  :class:`rummy_env.agent.Agent` interface (default one :class:`rummy_env.agent.RandomAgent` per seat; a
   list of one agent is copied for every other seat). Each is ``reset(seat, seed)`` at every episode
   with a seed drawn from the env's generator, so an episode is reproducible from ``reset(seed=...)``.
 * ``step`` applies the learner's action, then lets the opponents play until it is the learner's
@@ -34,9 +34,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.base import Agent, RandomAgent
 
 from .actions import check_action_id
+from .agent import Agent, RandomAgent
 from .registry import game_module
 
 
