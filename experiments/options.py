@@ -61,13 +61,20 @@ def parse_env_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
-def option_argument(text: str) -> str:
-    """argparse ``type`` for ``--option``: checks the syntax early (a usage error), keeps the text."""
-    try:
-        parse_option(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-    return text
+def checked_text(check) -> Any:
+    """An argparse ``type`` that runs ``check(text)`` (which raises ``ValueError``) early, as a usage
+    error naming the problem, and keeps the text."""
+    def argument(text: str) -> str:
+        try:
+            check(text)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+        return text
+    return argument
+
+
+option_argument = checked_text(parse_option)
+"""argparse ``type`` for ``--option``: its syntax is checked early, the text kept."""
 
 
 def add_option_argument(parser: argparse.ArgumentParser, dest: str = "option") -> None:

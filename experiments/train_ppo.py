@@ -69,7 +69,7 @@ from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
 from experiments import io
 from experiments.io import atomic_write
-from experiments.options import add_option_argument, parse_env_options
+from experiments.options import add_option_argument, checked_text, parse_env_options
 
 
 @dataclass
@@ -163,13 +163,8 @@ def field_docs(cls) -> dict[str, str]:
     return docs
 
 
-def game_name(text: str) -> str:
-    """argparse ``type`` of ``--game``: an unknown game is a usage error naming the games."""
-    try:
-        game_key(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-    return text
+game_name = checked_text(game_key)
+"""argparse ``type`` of ``--game``: an unknown game is a usage error naming the games."""
 
 
 def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.ArgumentParser:
