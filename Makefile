@@ -20,7 +20,7 @@ endif
 	touch $@
 
 demo: setup
-	$(BIN)/python -m experiments.demo
+	$(BIN)/python -m rummy_env.experiments.demo
 
 test: setup
 	$(BIN)/python -m pytest -n 2 -q
@@ -33,7 +33,7 @@ test-slow: setup
 bench: setup
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	test -x .venv-pz126/bin/python || ($(PYTHON) -m venv .venv-pz126 && .venv-pz126/bin/python -m pip install -q 'pettingzoo[classic]==1.26.1')
-	$(BIN)/python -m experiments.benchmark --seconds 6 --out docs/benchmark.json
+	$(BIN)/python -m rummy_env.experiments.benchmark --seconds 6 --out docs/benchmark.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info

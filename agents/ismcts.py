@@ -36,7 +36,7 @@ One search per decision, one tree over the acting seat's information sets:
   A decision with one legal action is played without search.
 
 The agent needs the engine: harnesses call :meth:`ISMCTSAgent.bind` with the raw env after
-``reset`` (``experiments.tournament.play_game`` and ``experiments.play`` do), and ``act`` then
+``reset`` (``rummy_env.experiments.tournament.play_game`` and ``rummy_env.experiments.play`` do), and ``act`` then
 searches ``env.game``.
 """
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""A trained PPO policy as an :class:`agents.base.Agent`, and the network it runs.
+"""A trained PPO policy as an :class:`rummy_env.agents.base.Agent`, and the network it runs.
 
 ``experiments/train_ppo.py`` trains :class:`PolicyNet` and writes checkpoints; any of them (the full
 training checkpoint ``checkpoint.pt`` or the small ``policy.pt`` export) loads here:
 
-    from agents.ppo_agent import load_ppo_agent
+    from rummy_env.agents.ppo_agent import load_ppo_agent
     agent = load_ppo_agent("checkpoints/rummy_ppo.pt", "rummy")      # greedy by default
     agent.reset(seat=0, seed=1)
     action = agent.act(observation, action_mask, view)

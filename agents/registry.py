@@ -2,14 +2,14 @@
 
 Specs:
 
-- ``random``: :class:`agents.base.RandomAgent`, uniform over the legal actions.
+- ``random``: :class:`rummy_env.agents.base.RandomAgent`, uniform over the legal actions.
 - ``heuristic``: the game's rule-based baseline, ``agents/heuristic_<game>.py`` (imported only
   when asked for).
 - ``ismcts``, ``ismcts:N``, ``ismcts:N:rollout=heuristic``, ``ismcts:seconds=S``: the search agent
-  :class:`agents.ismcts.ISMCTSAgent` (N iterations per decision, 200 by default; keys ``seconds``,
-  ``rollout`` and ``c``, see :func:`agents.ismcts.parse_ismcts_spec`); harnesses hand it the raw env
+  :class:`rummy_env.agents.ismcts.ISMCTSAgent` (N iterations per decision, 200 by default; keys ``seconds``,
+  ``rollout`` and ``c``, see :func:`rummy_env.agents.ismcts.parse_ismcts_spec`); harnesses hand it the raw env
   with ``agent.bind(env)``.
-- ``ppo:PATH``: a trained policy, ``agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
+- ``ppo:PATH``: a trained policy, ``rummy_env.agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
   only then).
 
 Every error is a ``ValueError`` with a one-line message, so command-line tools can print it.
@@ -24,11 +24,11 @@ from rummy_env.registry import game_key
 from .base import Agent, RandomAgent
 
 HEURISTICS = {
-    "rummy": ("agents.heuristic_rummy", "RummyHeuristic"),
-    "tongits": ("agents.heuristic_tongits", "TongitsHeuristic"),
-    "i_doubt_it": ("agents.heuristic_i_doubt_it", "IDoubtItHeuristic"),
-    "contract_rummy": ("agents.heuristic_contract_rummy", "ContractRummyHeuristic"),
-    "ginny_o": ("agents.heuristic_ginny_o", "GinnyOHeuristic"),
+    "rummy": ("rummy_env.agents.heuristic_rummy", "RummyHeuristic"),
+    "tongits": ("rummy_env.agents.heuristic_tongits", "TongitsHeuristic"),
+    "i_doubt_it": ("rummy_env.agents.heuristic_i_doubt_it", "IDoubtItHeuristic"),
+    "contract_rummy": ("rummy_env.agents.heuristic_contract_rummy", "ContractRummyHeuristic"),
+    "ginny_o": ("rummy_env.agents.heuristic_ginny_o", "GinnyOHeuristic"),
 }
 
 AGENT_SPECS = ("random", "heuristic", "ismcts[:N]", "ppo:PATH")

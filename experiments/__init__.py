@@ -1,3 +1,3 @@
-"""Tools around the environments: tournaments (``experiments.tournament``), replays
-(``experiments.replay``), the demo (``experiments.demo``), crash-safe output (``experiments.io``)
-and the ``rummy-env`` command line (``experiments.cli``). Importing this package imports no torch."""
+"""Tools around the environments: tournaments (``rummy_env.experiments.tournament``), replays
+(``rummy_env.experiments.replay``), the demo (``rummy_env.experiments.demo``), crash-safe output (``rummy_env.experiments.io``)
+and the ``rummy-env`` command line (``rummy_env.experiments.cli``). Importing this package imports no torch."""

@@ -21,7 +21,7 @@ of ``env.unwrapped.clone()`` and ``env.unwrapped.determinize(agent, seed)`` in m
 beside OpenSpiel's gin_rummy ``state.clone()`` (``open_spiel:gin_rummy state.clone()``, and timed
 in between in each of ours, for ratios that hold when the machine's load changes).
 Prints the tables and writes JSON (atomically; the copy rates under ``"copies"``).
-Run: ``python -m experiments.benchmark``.
+Run: ``python -m rummy_env.experiments.benchmark``.
 """
 from __future__ import annotations
 
@@ -381,7 +381,7 @@ def format_copy_table(results: dict[str, dict]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``rummy-env bench`` / ``python -m experiments.benchmark``."""
+    """The parser of ``rummy-env bench`` / ``python -m rummy_env.experiments.benchmark``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="wall-clock budget per target (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games and the random players (default 0)")
@@ -413,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         print(format_table(steps, reference))
     if copies:
         print(("\n" if steps else "") + format_copy_table(copies))
-    from experiments.io import provenance, write_json
+    from rummy_env.experiments.io import provenance, write_json
     write_json(args.out, {**provenance(), "seconds_per_target": args.seconds, "seed": args.seed, "python": sys.version.split()[0],
                           "results": steps, "copies": copies})
     print(f"\nwrote {args.out}", file=sys.stderr)

@@ -107,19 +107,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 # Commands whose arguments all go to another tool's ``main`` (parsed there, not here).
-FORWARDED = {"bench": ("experiments.benchmark", "bench"), "train": ("experiments.train_ppo", "train"),
-             "imitate": ("experiments.imitate", "imitate")}
+FORWARDED = {"bench": ("rummy_env.experiments.benchmark", "bench"), "train": ("rummy_env.experiments.train_ppo", "train"),
+             "imitate": ("rummy_env.experiments.imitate", "imitate")}
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from agents.registry import check_agent_spec
+    from rummy_env.agents.registry import check_agent_spec
 
     try:
         for spec in args.opponents.split(","):
             check_agent_spec(spec.strip(), args.game)
     except ValueError as e:
         raise UsageError(f"rummy-env play: error: {e}") from None
-    return int(_lazy_main("experiments.play")(args) or 0)
+    return int(_lazy_main("rummy_env.experiments.play")(args) or 0)
 
 
 def cmd_train_rllib(args: argparse.Namespace) -> int:
@@ -136,7 +136,7 @@ def cmd_train_rllib(args: argparse.Namespace) -> int:
         make_raw_env(args.game, **parse_env_options(args.option))
     except (TypeError, ValueError) as e:
         raise usage(f"bad option for {args.game}: {e}") from None
-    return int(_lazy_main("experiments.train_rllib")(args) or 0)
+    return int(_lazy_main("rummy_env.experiments.train_rllib")(args) or 0)
 
 
 def _game(name: str) -> str:
@@ -215,8 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--out", default=None, help="output directory (default: runs/demo)")
     d.set_defaults(func=cmd_demo)
 
-    b = sub.add_parser("bench", help="random-play throughput against peer libraries (experiments.benchmark)",
-                       description="Runs experiments.benchmark; further arguments go to it "
+    b = sub.add_parser("bench", help="random-play throughput against peer libraries (rummy_env.experiments.benchmark)",
+                       description="Runs rummy_env.experiments.benchmark; further arguments go to it "
                        "(see `rummy-env bench --help`).", add_help=False)
     b.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
@@ -234,13 +234,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours (default: colours)")
     p.set_defaults(func=cmd_play)
 
-    tr = sub.add_parser("train", help="train a PPO agent (experiments.train_ppo)",
-                        description="Runs experiments.train_ppo; further arguments go to it "
+    tr = sub.add_parser("train", help="train a PPO agent (rummy_env.experiments.train_ppo)",
+                        description="Runs rummy_env.experiments.train_ppo; further arguments go to it "
                         "(see `rummy-env train --help`).", add_help=False)
     tr.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
     rl = sub.add_parser("train-rllib", help="PPO with RLlib on a Ray cluster: self-play against the "
-                        "rule-based agent, rollouts on remote env runners (experiments.train_rllib)",
+                        "rule-based agent, rollouts on remote env runners (rummy_env.experiments.train_rllib)",
                         description="Trains one shared action-masking PPO policy for the learner's seats "
                         "while the rule-based agent plays the others; needs the 'ray' extra. Writes the "
                         "per-iteration env steps/s, returns and losses to --out (JSON).")
@@ -265,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     rl.set_defaults(func=cmd_train_rllib)
 
     im = sub.add_parser("imitate", help="clone the rule-based agent into a policy network, a PPO warm "
-                        "start (experiments.imitate)", description="Runs experiments.imitate; further "
+                        "start (rummy_env.experiments.imitate)", description="Runs rummy_env.experiments.imitate; further "
                         "arguments go to it (see `rummy-env imitate --help`).", add_help=False)
     im.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser

@@ -1,13 +1,13 @@
 """The main job: a baseline tournament (the rule-based heuristic vs random play) in every game.
 
-For every game, plays a duplicate-deal tournament (``experiments.tournament``) of one
+For every game, plays a duplicate-deal tournament (``rummy_env.experiments.tournament``) of one
 ``heuristic`` against ``random`` in every other seat of the game's default table (the lineup of the
 README's baseline table and docs/baselines.md), on all cores. Each tournament's lineup is printed before it starts and its time when it ends (so a log of
 a run without a terminal shows progress too); at the end one table: per game, the heuristic's win
 share with its 95% bootstrap CI and the random seats' pooled win share. Each game's results, plot
 and replay log go to ``runs/demo/<game>/``.
 
-Run: ``python -m experiments.demo`` (``make demo``) or ``rummy-env demo``; about a minute on
+Run: ``python -m rummy_env.experiments.demo`` (``make demo``) or ``rummy-env demo``; about a minute on
 2 cores.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from agents.registry import agent_labels
+from rummy_env.agents.registry import agent_labels
 from rummy_env.registry import GAMES
 
 from .tournament import TournamentConfig, check_config, run_tournament
@@ -65,8 +65,8 @@ def format_demo_table(rows: list[dict]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m experiments.demo`` (``rummy-env demo`` takes the same flags)."""
-    parser = argparse.ArgumentParser(prog="python -m experiments.demo", description=__doc__.split("\n")[0])
+    """The parser of ``python -m rummy_env.experiments.demo`` (``rummy-env demo`` takes the same flags)."""
+    parser = argparse.ArgumentParser(prog="python -m rummy_env.experiments.demo", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=None,
                         help="games per game type (default: per game, 100 to 1500, see DEMO_GAMES)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,

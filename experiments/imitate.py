@@ -1,6 +1,6 @@
 """Behaviour cloning: a policy network learns to play like the game's rule-based agent.
 
-    .venv/bin/python -m experiments.imitate --game rummy --option reward_mode=win_loss --option max_rounds=1 \\
+    .venv/bin/python -m rummy_env.experiments.imitate --game rummy --option reward_mode=win_loss --option max_rounds=1 \\
         --decisions 300000 --run-dir runs/rummy_bc
 
 The warm start of a PPO run (``experiments/train_ppo.py --init-from runs/rummy_bc/policy.pt``):
@@ -12,8 +12,8 @@ The warm start of a PPO run (``experiments/train_ppo.py --init-from runs/rummy_b
    between its own decisions, discounted by ``--gamma`` per decision: the return PPO's value head
    estimates with the same ``--gamma``; rewards are multiplied by ``--reward-scale`` as in PPO).
    Only finished episodes are kept.
-2. **Fit.** A :class:`agents.ppo_agent.PolicyNet` (the network PPO trains) minimises the masked
-   cross-entropy of the agent's action (:func:`agents.ppo_agent.masked_distribution`, the same
+2. **Fit.** A :class:`rummy_env.agents.ppo_agent.PolicyNet` (the network PPO trains) minimises the masked
+   cross-entropy of the agent's action (:func:`rummy_env.agents.ppo_agent.masked_distribution`, the same
    masking as PPO) plus ``--vf-coef`` times the value error, with Adam over ``--epochs`` passes.
    ``--val-fraction`` of the episodes are held out (none: those columns are NaN): ``bc.csv`` logs, per epoch, the training loss
    and on the held-out decisions the cross-entropy, the agreement of the arg-max action with the
@@ -24,9 +24,9 @@ The warm start of a PPO run (``experiments/train_ppo.py --init-from runs/rummy_b
    ``--dagger-epochs`` more passes over everything collected so far. Plain cloning learns only the
    states the rule-based agent reaches; a clone's own mistakes lead it elsewhere, and DAgger adds
    those states with the right answers.
-4. **Write** ``policy.pt`` (the format :func:`agents.ppo_agent.load_ppo_agent` and ``--init-from``
+4. **Write** ``policy.pt`` (the format :func:`rummy_env.agents.ppo_agent.load_ppo_agent` and ``--init-from``
    read) and ``bc.csv``, atomically, and print a JSON summary (also ``summary.json``, with the
-   git commit, dirty flag and command line of :func:`experiments.io.provenance`).
+   git commit, dirty flag and command line of :func:`rummy_env.experiments.io.provenance`).
 
 Observations are stored as float16 and masks as packed bits, so a million Rummy decisions take
 about 2.8 GB. Seeding: ``--seed`` fixes the deals, the agents, the held-out split and torch.
@@ -43,13 +43,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from agents.ppo_agent import CHECKPOINT_FORMAT, masked_distribution, masked_logits, policy_for_game
-from agents.registry import make_agent
+from rummy_env.agents.ppo_agent import CHECKPOINT_FORMAT, masked_distribution, masked_logits, policy_for_game
+from rummy_env.agents.registry import make_agent
 from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
-from experiments import io
-from experiments.options import parse_env_options
-from experiments.train_ppo import atomic_torch_save, dataclass_parser, parse_dataclass
+from rummy_env.experiments import io
+from rummy_env.experiments.options import parse_env_options
+from rummy_env.experiments.train_ppo import atomic_torch_save, dataclass_parser, parse_dataclass
 
 
 @dataclass
@@ -95,7 +95,7 @@ class Args:
 
 
 def build_parser():
-    """The parser of ``rummy-env imitate`` / ``python -m experiments.imitate``."""
+    """The parser of ``rummy-env imitate`` / ``python -m rummy_env.experiments.imitate``."""
     return dataclass_parser(Args, __doc__)
 
 

@@ -2,7 +2,7 @@
 least two legal actions of a few seeded deals (every other seat plays the rule-based agent), on
 each game's scoring unit, and the rate is iterations / search seconds.
 
-    python -m experiments.measure_ismcts --out docs/results/search/iterations_per_s.json
+    python -m rummy_env.experiments.measure_ismcts --out docs/results/search/iterations_per_s.json
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from agents.registry import make_agent
+from rummy_env.agents.registry import make_agent
 from rummy_env.registry import make_raw_env
 
 from . import io

@@ -1,7 +1,7 @@
 """Measure the Ray backends against the local ones, in one run (issue 18), and write the numbers
 with their provenance (git commit, command line) and the machine's load to ``--out``.
 
-    .venv/bin/python -m experiments.measure_ray --out docs/results/ray_scaling.json
+    .venv/bin/python -m rummy_env.experiments.measure_ray --out docs/results/ray_scaling.json
 
 - **Tournaments**: a ``--games``-game Tongits tournament (random vs heuristic) on the process and
   the ray backend with 2 workers, then a ``--games-one-worker``-game one with 1 worker (games/s
@@ -23,9 +23,9 @@ import time
 
 import ray
 
-from experiments import io
-from experiments.tournament import TournamentConfig, run_tournament
-from experiments.train_rllib import train
+from rummy_env.experiments import io
+from rummy_env.experiments.tournament import TournamentConfig, run_tournament
+from rummy_env.experiments.train_rllib import train
 
 
 def tournament_rate(backend: str, workers: int, games: int) -> dict:
@@ -41,7 +41,7 @@ def tournament_rate(backend: str, workers: int, games: int) -> dict:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m experiments.measure_ray",
+    parser = argparse.ArgumentParser(prog="python -m rummy_env.experiments.measure_ray",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20_000,
                         help="games of each 2-worker tournament (default 20000)")

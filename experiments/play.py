@@ -12,9 +12,9 @@ won and how, the hands the rules reveal with their points, the score changes), t
 for Enter before the next hand. Long move lists are summed up; ``moves WORD`` lists them.
 
 Environment options go as ``--option KEY=VALUE`` (e.g. ``--option target_score=50`` for a shorter
-Rummy match), read by :mod:`experiments.options` as in every other command.
+Rummy match), read by :mod:`rummy_env.experiments.options` as in every other command.
 
-Opponents are agent specs (``random``, ``heuristic``, ``ppo:PATH``; see :mod:`agents.registry`):
+Opponents are agent specs (``random``, ``heuristic``, ``ppo:PATH``; see :mod:`rummy_env.agents.registry`):
 one spec for every opponent, or one per opponent separated by commas.
 
 Only what your seat may know is shown: other seats' moves are reported through the public events of
@@ -33,8 +33,8 @@ from typing import Callable, Sequence, TextIO
 
 import numpy as np
 
-from agents.registry import AGENT_SPECS, make_agent
-from experiments.options import add_option_argument, parse_env_options
+from rummy_env.agents.registry import AGENT_SPECS, make_agent
+from rummy_env.experiments.options import add_option_argument, parse_env_options
 from rummy_env.registry import GAMES, make_env
 
 MAX_LISTED = 30
@@ -82,7 +82,7 @@ class QuitGame(Exception):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """The options of ``play`` (used by ``rummy-env play`` and ``python -m experiments.play``)."""
+    """The options of ``play`` (used by ``rummy-env play`` and ``python -m rummy_env.experiments.play``)."""
     parser.add_argument("game", help=f"one of: {', '.join(GAMES)}")
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
     parser.add_argument("--opponents", default="heuristic",
@@ -535,7 +535,7 @@ class Session:
         base_seed = ns.seed if ns.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
         for s, agent in self.agents.items():
             agent.reset(s, base_seed + 1000 + s)
-            if hasattr(agent, "bind"):  # a search agent (agents.ismcts) reads the engine itself
+            if hasattr(agent, "bind"):  # a search agent (rummy_env.agents.ismcts) reads the engine itself
                 agent.bind(raw)
         totals = {a: 0.0 for a in raw.possible_agents}
         human = raw.possible_agents[ns.seat]

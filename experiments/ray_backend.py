@@ -3,7 +3,7 @@
 :class:`RayChunkRunner` starts a local Ray with ``workers`` CPUs, or joins the cluster at
 ``address`` (``ray start --head`` on one machine, ``ray start --address=HEAD:6379`` on the
 others), or uses the Ray this process has already initialised. Each chunk of games (whole deal
-seeds, all their seatings) is one task calling :func:`experiments.tournament._play_chunk`, so the
+seeds, all their seatings) is one task calling :func:`rummy_env.experiments.tournament._play_chunk`, so the
 env and the agents are built inside the task from their specs, exactly as on the process pool,
 and a chunk's records depend only on its seeds: the same seeds give the same results on either
 backend.

@@ -34,7 +34,7 @@ from ray.rllib.core.rl_module.rl_module import RLModule
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-from agents.registry import make_agent
+from rummy_env.agents.registry import make_agent
 from rummy_env.registry import game_key, make_raw_env
 
 LEARNER = "learner"

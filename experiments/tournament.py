@@ -17,11 +17,11 @@ Design (issue 7):
   seat its own team, ranked by episode return (ties share a rank). An agent sitting several seats
   of one game gets the mean of its seats' updated ratings.
 - **Reproducibility.** Every game's environment seed, options, seating, agent seeds, action texts
-  and returns go to a JSON-lines log as games finish (``experiments.replay`` replays any of them);
+  and returns go to a JSON-lines log as games finish (``rummy_env.experiments.replay`` replays any of them);
   results go to JSON and CSV (atomic writes) and a PNG plot of win shares with their CIs.
 
 Games run in parallel on a process pool (chunks of deal seeds), or with ``backend="ray"`` as Ray
-tasks on a local Ray or a cluster (:mod:`experiments.ray_backend`); every worker builds its own
+tasks on a local Ray or a cluster (:mod:`rummy_env.experiments.ray_backend`); every worker builds its own
 environment and agents from the specs, so nothing unpicklable crosses a process boundary, and the
 results do not depend on the backend.
 """
@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from agents.registry import agent_labels, check_agent_spec, make_agent
+from rummy_env.agents.registry import agent_labels, check_agent_spec, make_agent
 from rummy_env.registry import game_key, make_raw_env
 
 from . import io
@@ -68,7 +68,7 @@ class TournamentConfig:
     options: dict[str, Any] = field(default_factory=dict)
     workers: int = 1
     backend: str = "process"
-    """``process`` (a local process pool) or ``ray`` (Ray tasks, :mod:`experiments.ray_backend`)."""
+    """``process`` (a local process pool) or ``ray`` (Ray tasks, :mod:`rummy_env.experiments.ray_backend`)."""
     address: str | None = None
     """With the ray backend: the address of a running Ray cluster to join (None: a local Ray)."""
 
@@ -142,11 +142,11 @@ def play_game(env, seat_agents: list, env_seed: int, agent_seeds: list[int]) -> 
 
     An agent with ``uses_view = False`` (e.g. ``random``, which reads only the mask) is handed
     ``{}`` instead of the view, which saves building the view every step. An agent with a ``bind``
-    method (the search agent, :mod:`agents.ismcts`) is given the raw env after its ``reset``."""
+    method (the search agent, :mod:`rummy_env.agents.ismcts`) is given the raw env after its ``reset``."""
     env.reset(seed=env_seed)
     for seat, agent in enumerate(seat_agents):
         agent.reset(seat, agent_seeds[seat])
-        if hasattr(agent, "bind"):  # a search agent (agents.ismcts) reads the engine itself
+        if hasattr(agent, "bind"):  # a search agent (rummy_env.agents.ismcts) reads the engine itself
             agent.bind(env)
     names = env.possible_agents
     mapping = env.agent_name_mapping
@@ -508,7 +508,7 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
 
 
 def write_results(results: dict, out: Path) -> None:
-    """results.json (with :func:`experiments.io.provenance`: git commit, dirty flag, command line),
+    """results.json (with :func:`rummy_env.experiments.io.provenance`: git commit, dirty flag, command line),
     results.csv (shares to 4 decimals, rewards to 3, ratings to 2) and win_shares.png under ``out``
     (each written atomically)."""
     io.write_json(out / "results.json", {**results, **io.provenance()})

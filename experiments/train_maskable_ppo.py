@@ -1,6 +1,6 @@
 """Example: sb3-contrib's MaskablePPO on a game through the Gymnasium wrapper.
 
-    .venv/bin/python -m experiments.train_maskable_ppo --game rummy --opt reward_mode=win_loss \\
+    .venv/bin/python -m rummy_env.experiments.train_maskable_ppo --game rummy --opt reward_mode=win_loss \\
         --opt max_rounds=1 --timesteps 20000 --eval-episodes 100
 
 :class:`rummy_env.gym_wrapper.SingleAgentEnv` makes one seat (``--seat``, default drawn per episode)
@@ -8,7 +8,7 @@ the learner and lets random agents (or ``--opponent heuristic``) play the others
 ``action_masks()`` method is what ``MaskablePPO`` asks for, so no extra wrapper is needed. After
 training, the greedy masked policy plays ``--eval-episodes`` episodes and the win share is printed
 (1 for a sole best return, 1/k when k seats share it; 1/n is par). The result, the arguments
-and :func:`experiments.io.provenance` (git commit, dirty flag, command line) go to ``--out``
+and :func:`rummy_env.experiments.io.provenance` (git commit, dirty flag, command line) go to ``--out``
 (JSON, default ``runs/maskable_ppo_<game>_s<seed>.json``). ``--save`` writes sb3's zip.
 """
 from __future__ import annotations
@@ -18,10 +18,10 @@ import time
 
 import numpy as np
 
-from agents.registry import make_agent
-from experiments import io
-from experiments.options import parse_env_options
-from experiments.train_ppo import win_share
+from rummy_env.agents.registry import make_agent
+from rummy_env.experiments import io
+from rummy_env.experiments.options import parse_env_options
+from rummy_env.experiments.train_ppo import win_share
 from rummy_env.gym_wrapper import SingleAgentEnv
 
 

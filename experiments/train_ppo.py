@@ -1,6 +1,6 @@
 """PPO self-play for rummy_env games, CleanRL style: one file, read top to bottom.
 
-    .venv/bin/python -m experiments.train_ppo --game rummy --option reward_mode=win_loss --option max_rounds=1 \\
+    .venv/bin/python -m rummy_env.experiments.train_ppo --game rummy --option reward_mode=win_loss --option max_rounds=1 \\
         --total-timesteps 100000 --run-dir runs/rummy_ppo
 
 What it does
@@ -12,8 +12,8 @@ What it does
   play; the learner's transition reward is its rewards summed over that stretch, so each game is a
   single-agent environment for the learner and the rollout is CleanRL's (num_steps, num_envs) grid.
   An episode end (normal or by a cap) is terminal for GAE.
-* The policy (:class:`agents.ppo_agent.PolicyNet`, an MLP; a small conv net over board planes when
-  the game module exposes ``OBS_BOARD_SHAPE``) samples from :func:`agents.ppo_agent.masked_distribution`,
+* The policy (:class:`rummy_env.agents.ppo_agent.PolicyNet`, an MLP; a small conv net over board planes when
+  the game module exposes ``OBS_BOARD_SHAPE``) samples from :func:`rummy_env.agents.ppo_agent.masked_distribution`,
   and the update scores actions with that same function, so the stored log-probability equals the
   recomputed one at the start of every update (logged as ``logp_err0``, tested).
 * Every ``--snapshot-every`` updates the policy joins the opponent pool (``--pool-size`` slots,
@@ -24,7 +24,7 @@ What it does
   the win share is 1 for a sole best return, 1/k when k seats share the best, else 0 (1/n = par).
 * Output in ``--run-dir``: ``train.csv`` (one row per update), ``eval.csv``, ``learning_curve.png``,
   ``checkpoint.pt`` (everything needed to resume) and ``policy.pt`` (network only, for
-  :func:`agents.ppo_agent.load_ppo_agent`). Both are written to a temporary file and moved into place
+  :func:`rummy_env.agents.ppo_agent.load_ppo_agent`). Both are written to a temporary file and moved into place
   with ``os.replace`` every ``--save-every`` updates. ``checkpoint.pt`` holds the model, optimizer, the
   games in flight with their generators, the opponents, the pool, the torch / numpy RNG states, the
   update and step counters and every log row; a run killed at any moment and started again with the
@@ -35,7 +35,7 @@ What it does
 ``--benchmark SECONDS`` times self-play instead (every seat by the untrained policy, batched):
 env steps per second including policy inference. A finished training run writes ``summary.json``
 (counters, the last evaluation, the arguments) and ``--out`` keeps a ``--benchmark`` or
-``--eval-only`` result as JSON; both record :func:`experiments.io.provenance` (git commit, dirty
+``--eval-only`` result as JSON; both record :func:`rummy_env.experiments.io.provenance` (git commit, dirty
 flag, command line).
 
 Seeding: ``--seed`` seeds torch, the games (one generator each, spawned from the seed), episode
@@ -62,14 +62,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, check_options, masked_distribution,
+from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, check_options, masked_distribution,
                               policy_for_game, policy_from_checkpoint)
-from agents.registry import make_agent
+from rummy_env.agents.registry import make_agent
 from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
-from experiments import io
-from experiments.io import atomic_write
-from experiments.options import add_option_argument, checked_text, parse_env_options
+from rummy_env.experiments import io
+from rummy_env.experiments.io import atomic_write
+from rummy_env.experiments.options import add_option_argument, checked_text, parse_env_options
 
 
 @dataclass
@@ -199,7 +199,7 @@ def parse_dataclass(cls, argv: list[str] | None, doc: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``rummy-env train`` / ``python -m experiments.train_ppo``."""
+    """The parser of ``rummy-env train`` / ``python -m rummy_env.experiments.train_ppo``."""
     return dataclass_parser(Args, __doc__)
 
 

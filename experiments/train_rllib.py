@@ -3,18 +3,18 @@
     rummy-env train-rllib --game rummy --iterations 20 --env-runners 1 --option max_rounds=1
     rummy-env train-rllib --game tongits --iterations 200 --env-runners 30 --address auto
 
-(the options are those of ``rummy-env train-rllib --help``, :func:`experiments.cli.build_parser`).
+(the options are those of ``rummy-env train-rllib --help``, :func:`rummy_env.experiments.cli.build_parser`).
 
-One shared ``learner`` module (:class:`experiments.rllib_env.ActionMaskingPPOModule`) plays every
+One shared ``learner`` module (:class:`rummy_env.experiments.rllib_env.ActionMaskingPPOModule`) plays every
 seat the rule-based agent does not (self-play), and the rule-based agent plays the others as the
-non-trainable ``rule_based`` module (:mod:`experiments.rllib_env`: each seat is rule-based with
+non-trainable ``rule_based`` module (:mod:`rummy_env.experiments.rllib_env`: each seat is rule-based with
 probability ``--rule-based-share`` per episode). ``--env-runners K`` remote env runners sample in
 parallel (one CPU each); the learner updates in this process. Without ``--address`` a local Ray
 with K + 1 CPUs is started; with it, the cluster is joined.
 
 Every iteration's numbers (env steps sampled, its wall time, env steps/s, the learner's mean
 episode return, its losses) go to ``--out`` (JSON, default
-``runs/rllib_<game>_s<seed>.json``) with the arguments and :func:`experiments.io.provenance`.
+``runs/rllib_<game>_s<seed>.json``) with the arguments and :func:`rummy_env.experiments.io.provenance`.
 """
 from __future__ import annotations
 
@@ -28,9 +28,9 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-from experiments import io
-from experiments.options import parse_env_options
-from experiments.rllib_env import (LEARNER, RULE_BASED, ActionMaskingPPOModule, CardGameMultiAgentEnv,
+from rummy_env.experiments import io
+from rummy_env.experiments.options import parse_env_options
+from rummy_env.experiments.rllib_env import (LEARNER, RULE_BASED, ActionMaskingPPOModule, CardGameMultiAgentEnv,
                                    RuleBasedRLModule, card_game_spaces, policy_mapping)
 from rummy_env.registry import game_key
 

@@ -23,10 +23,10 @@ TIMEOUT = 120
 """Seconds one cell may run when executing."""
 
 SETUP = '''\
-# Works from an installed package (`make setup`) and from a plain checkout alike.
-import sys, pathlib
-root = next(p for p in (pathlib.Path.cwd(), *pathlib.Path.cwd().parents) if (p / "rummy_env").is_dir())
-sys.path.insert(0, str(root))'''
+# Needs the package installed (`make setup`, or `pip install -e '.[train,dev]'`): agents/ and
+# experiments/ are importable as rummy_env.agents and rummy_env.experiments.
+import rummy_env
+print("rummy_env", rummy_env.__version__)'''
 
 
 def md(text: str):
@@ -164,18 +164,18 @@ NB02 = [
     md("""
 # Write your own agent and rank it against the baselines
 
-An agent implements `agents.base.Agent`: `reset(seat, seed)` at the start of each game and
+An agent implements `rummy_env.agents.base.Agent`: `reset(seat, seed)` at the start of each game and
 `act(observation, action_mask, view) -> action id`. It sees only what its seat may see. Here we
 write a small rule-based Rummy agent that reasons on the view's action texts, then rank it
 against the random agent (and the rule-based baseline when it exists) in one-round Rummy with the tournament tools
-of `experiments.tournament`: duplicate deals with seat rotation, win shares with bootstrap
+of `rummy_env.experiments.tournament`: duplicate deals with seat rotation, win shares with bootstrap
 confidence intervals, and openskill ratings.
 """),
     code(SETUP),
     code("""
 import numpy as np
-from agents.base import Agent, RandomAgent
-from agents.registry import make_agent
+from rummy_env.agents.base import Agent, RandomAgent
+from rummy_env.agents.registry import make_agent
 from rummy_env import rummy_v0
 from rummy_env.cards import POINTS, parse_card
 
@@ -223,13 +223,13 @@ raw
 """),
     md("""
 ## A small tournament
-`experiments.tournament.run_tournament` takes agent *specs* (`random`, `heuristic`, `ppo:PATH`),
+`rummy_env.experiments.tournament.run_tournament` takes agent *specs* (`random`, `heuristic`, `ppo:PATH`),
 which a process pool can rebuild. For an agent defined in a notebook we use the same building
 blocks in-process: the seatings (every agent in every seat on the same deal), the deal and agent
 seeds, `play_game`, and `summarize` for the statistics.
 """),
     code("""
-from experiments import tournament as T
+from rummy_env.experiments import tournament as T
 
 from rummy_env.registry import make_raw_env
 
@@ -285,7 +285,7 @@ NB03 = [
     md("""
 # Train a PPO agent (a short run)
 
-`experiments.train_ppo` is single-file PPO in the CleanRL style: many games side by side, one seat
+`rummy_env.experiments.train_ppo` is single-file PPO in the CleanRL style: many games side by side, one seat
 learns, the other seats are played by opponents (a pool of its past selves, the rule-based agent,
 random). Here a very short run on one-round Rummy (reward +1 win / -1 loss) shows the moving parts and the learning curve;
 real runs use the command line with far more steps.
@@ -293,7 +293,7 @@ real runs use the command line with far more steps.
     code(SETUP),
     code("""
 import tempfile
-from experiments import train_ppo
+from rummy_env.experiments import train_ppo
 
 run_dir = tempfile.mkdtemp(prefix="ppo_rummy_")
 args = train_ppo.parse_args([
@@ -324,9 +324,9 @@ The trained policy is an ordinary agent: load `policy.pt` and play it, e.g. agai
 """),
     code("""
 import numpy as np
-from agents.ppo_agent import load_ppo_agent
-from agents.base import RandomAgent
-from experiments.tournament import play_game
+from rummy_env.agents.ppo_agent import load_ppo_agent
+from rummy_env.agents.base import RandomAgent
+from rummy_env.experiments.tournament import play_game
 from rummy_env import rummy_v0
 
 policy = load_ppo_agent(f"{run_dir}/policy.pt", "rummy")

@@ -1,6 +1,6 @@
 """The agent interface shared by baselines, trained policies, tournaments, the terminal player and
 the Gymnasium wrapper's opponents. It lives in the environment package so that ``rummy_env`` never
-imports ``agents``; ``agents.base`` re-exports it."""
+imports ``agents``; ``rummy_env.agents.base`` re-exports it."""
 from __future__ import annotations
 
 import numpy as np

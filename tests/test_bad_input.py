@@ -10,7 +10,7 @@ import copy
 import numpy as np
 import pytest
 
-from agents.registry import make_agent
+from rummy_env.agents.registry import make_agent
 from rummy_env.actions import parse_index, split_words
 from rummy_env.cards import CARD_TEXT
 from rummy_env.games.contract_rummy import ml_pack

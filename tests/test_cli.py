@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from experiments.cli import FORWARDED, build_parser, main
-from experiments.options import parse_env_options, parse_option
+from rummy_env.experiments.cli import FORWARDED, build_parser, main
+from rummy_env.experiments.options import parse_env_options, parse_option
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -77,8 +77,8 @@ def test_every_tool_reads_options_with_the_one_parser():
     """``--option`` (and the old ``--opt``) in the tournament, play, train and imitate parsers give
     the same options: ``none`` is None and ``1,2`` a list everywhere."""
     pytest.importorskip("torch")
-    import experiments.imitate as imitate
-    import experiments.train_ppo as train_ppo
+    import rummy_env.experiments.imitate as imitate
+    import rummy_env.experiments.train_ppo as train_ppo
 
     argv = ["--option", "deals=1,2", "--opt", "target_score=none"]
     expected = {"deals": [1, 2], "target_score": None}
@@ -186,13 +186,13 @@ def test_replay_of_tampered_log_exits_1(tmp_path, capsys):
 def test_entry_point_module_one_line_error_and_no_torch():
     """Through a real process: the one-line error and status 2; importing the experiments package
     and its tools does not import torch."""
-    proc = subprocess.run([sys.executable, "-m", "experiments.cli", "tournament", "--game", "rummy",
+    proc = subprocess.run([sys.executable, "-m", "rummy_env.experiments.cli", "tournament", "--game", "rummy",
                            "--agents", "random,nobody"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip() == ("rummy-env tournament: error: unknown agent 'nobody': choose one of "
                                    "random, heuristic, ismcts[:N], ppo:PATH")
-    code = ("import sys, experiments, experiments.cli, experiments.tournament, experiments.replay, "
-            "experiments.io, experiments.demo, agents.registry; print('torch' in sys.modules)")
+    code = ("import sys, experiments, rummy_env.experiments.cli, rummy_env.experiments.tournament, rummy_env.experiments.replay, "
+            "rummy_env.experiments.io, rummy_env.experiments.demo, rummy_env.agents.registry; print('torch' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert proc.stdout.strip() == "False", proc.stderr
 
@@ -201,12 +201,12 @@ def test_demo_prints_each_lineup_and_one_table(tmp_path, capsys, monkeypatch):
     """The demo plays every game (here only Rummy, with the random agent standing in for its
     heuristic), prints each lineup before playing it (one line, as stdout is not a terminal here)
     and one table."""
-    import agents.registry as registry
-    import experiments.demo as demo
+    import rummy_env.agents.registry as registry
+    import rummy_env.experiments.demo as demo
 
     monkeypatch.setitem(demo.DEMO_GAMES, "rummy", 2)
     monkeypatch.setattr(demo, "GAMES", {"rummy": demo.GAMES["rummy"]})
-    monkeypatch.setitem(registry.HEURISTICS, "rummy", ("agents.base", "RandomAgent"))
+    monkeypatch.setitem(registry.HEURISTICS, "rummy", ("rummy_env.agents.base", "RandomAgent"))
     rc, out, _ = run(["demo", "--workers", "1", "--out", str(tmp_path)], capsys)
     assert rc == 0
     assert "[1/1] rummy: heuristic vs random, 2 games ... done in" in out
@@ -217,7 +217,7 @@ def test_demo_prints_each_lineup_and_one_table(tmp_path, capsys, monkeypatch):
 
 def test_demo_seats_one_heuristic_against_random_in_every_other_seat():
     """The lineup of the README's baseline table: 1 heuristic + (n-1) random in n-seat games."""
-    import experiments.demo as demo
+    import rummy_env.experiments.demo as demo
 
     assert demo.lineup("rummy") == ("heuristic", "random")
     assert demo.lineup("tongits") == ("heuristic", "random", "random")
@@ -234,6 +234,6 @@ def test_a_command_needing_a_missing_extra_names_the_extra(tmp_path, capsys, mon
     assert err.strip() == ("rummy-env: error: this command needs the 'train' extra (tqdm is not installed): "
                            "pip install 'rummy_env[train]'")
     monkeypatch.setitem(sys.modules, "torch", None)
-    monkeypatch.delitem(sys.modules, "experiments.train_ppo", raising=False)
+    monkeypatch.delitem(sys.modules, "rummy_env.experiments.train_ppo", raising=False)
     rc, _, err = run(["train", "--help"], capsys)
     assert rc == 1 and "needs the 'train' extra (torch is not installed)" in err and "Traceback" not in err

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents.base import Agent, RandomAgent
+from rummy_env.agents.base import Agent, RandomAgent
 from rummy_env.gym_wrapper import SingleAgentEnv
 from rummy_env.registry import GAMES
 from tests.harness import SHORT_EPISODE_OPTIONS

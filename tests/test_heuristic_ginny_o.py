@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents import RandomAgent
-from agents.heuristic_ginny_o import GinnyOHeuristic
+from rummy_env.agents import RandomAgent
+from rummy_env.agents.heuristic_ginny_o import GinnyOHeuristic
 from rummy_env import ginny_o_v0
 from tests.redeals import redeal_ginny_o as redeal
 

@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.heuristic_i_doubt_it import IDoubtItHeuristic, prob_at_least
+from rummy_env.agents.base import RandomAgent
+from rummy_env.agents.heuristic_i_doubt_it import IDoubtItHeuristic, prob_at_least
 from rummy_env import i_doubt_it_v0
 from tests.harness import random_legal_action
 from tests.redeals import redeal_i_doubt_it as redeal

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import RandomAgent
-from agents.heuristic_rummy import RummyHeuristic
+from rummy_env.agents.base import RandomAgent
+from rummy_env.agents.heuristic_rummy import RummyHeuristic
 from rummy_env import rummy_v0
 from tests.harness import agent_ignores_hidden_information, play_agents
 from tests.redeals import redeal_rummy as redeal

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import RandomAgent
-from agents.heuristic_tongits import TongitsHeuristic, arrange
+from rummy_env.agents.base import RandomAgent
+from rummy_env.agents.heuristic_tongits import TongitsHeuristic, arrange
 from rummy_env import tongits_v0
 from rummy_env.cards import parse_card
 from tests.redeals import redeal_tongits as redeal

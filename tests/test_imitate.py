@@ -10,10 +10,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.ppo_agent import load_ppo_agent  # noqa: E402
-from agents.registry import make_agent  # noqa: E402
-from experiments import imitate, io  # noqa: E402
-from experiments import train_ppo as tp  # noqa: E402
+from rummy_env.agents.ppo_agent import load_ppo_agent  # noqa: E402
+from rummy_env.agents.registry import make_agent  # noqa: E402
+from rummy_env.experiments import imitate, io  # noqa: E402
+from rummy_env.experiments import train_ppo as tp  # noqa: E402
 from rummy_env.vector import VectorGames  # noqa: E402
 
 OPTIONS = {"reward_mode": "win_loss", "max_rounds": 1}

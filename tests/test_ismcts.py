@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 
-from agents.ismcts import ISMCTSAgent, parse_ismcts_spec
-from agents.registry import check_agent_spec, make_agent
-from experiments.tournament import TournamentConfig, run_tournament
+from rummy_env.agents.ismcts import ISMCTSAgent, parse_ismcts_spec
+from rummy_env.agents.registry import check_agent_spec, make_agent
+from rummy_env.experiments.tournament import TournamentConfig, run_tournament
 from rummy_env.registry import make_raw_env
 
 GAMES = ["rummy", "tongits", "i_doubt_it", "contract_rummy", "ginny_o"]

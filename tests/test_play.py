@@ -8,8 +8,8 @@ import re
 import numpy as np
 import pytest
 
-from experiments import play
-from experiments.play import format_board, format_view, group_by_suit, main, new_events
+from rummy_env.experiments import play
+from rummy_env.experiments.play import format_board, format_view, group_by_suit, main, new_events
 from rummy_env.registry import GAMES
 
 # Full games are played in the games with short episodes; the others are played for a few turns.

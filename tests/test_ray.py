@@ -20,11 +20,11 @@ import pytest
 import ray
 from filelock import FileLock
 
-from experiments.cli import main
-from experiments.rllib_env import (LEARNER, RULE_BASED, ActionMaskingPPOModule, CardGameMultiAgentEnv,
+from rummy_env.experiments.cli import main
+from rummy_env.experiments.rllib_env import (LEARNER, RULE_BASED, ActionMaskingPPOModule, CardGameMultiAgentEnv,
                                    card_game_spaces)
-from experiments.tournament import TournamentConfig, check_config, run_tournament
-from experiments.train_rllib import iteration_stats, ppo_config
+from rummy_env.experiments.tournament import TournamentConfig, check_config, run_tournament
+from rummy_env.experiments.train_rllib import iteration_stats, ppo_config
 from rummy_env.registry import GAMES, make_raw_env
 from tests.harness import SHORT_EPISODE_OPTIONS
 

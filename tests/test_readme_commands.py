@@ -16,8 +16,8 @@ import shlex
 
 import pytest
 
-from experiments.cli import FORWARDED, build_parser, main
-from experiments.tournament import TournamentConfig, default_out_dir
+from rummy_env.experiments.cli import FORWARDED, build_parser, main
+from rummy_env.experiments.tournament import TournamentConfig, default_out_dir
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PREFIXES = ("rummy-env", "python -m", ".venv/bin/python -m", "make ")

@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from experiments import io
-from experiments.replay import load_game, replay_game
-from experiments.tournament import TournamentConfig, run_tournament
+from rummy_env.experiments import io
+from rummy_env.experiments.replay import load_game, replay_game
+from rummy_env.experiments.tournament import TournamentConfig, run_tournament
 
 GAME = "rummy"
 

@@ -8,7 +8,7 @@ import pickle
 import numpy as np
 import pytest
 
-from agents.registry import make_agent
+from rummy_env.agents.registry import make_agent
 from rummy_env.registry import GAMES, make_env
 from tests.harness import random_legal_action
 

@@ -12,10 +12,10 @@ from collections import Counter, defaultdict
 import numpy as np
 import pytest
 
-from agents.base import RandomAgent
-from agents.registry import agent_labels, check_agent_spec, make_agent
-from experiments import io
-from experiments.tournament import (TournamentConfig, bootstrap_ratio_ci, deal_seed, openskill_ratings,
+from rummy_env.agents.base import RandomAgent
+from rummy_env.agents.registry import agent_labels, check_agent_spec, make_agent
+from rummy_env.experiments import io
+from rummy_env.experiments.tournament import (TournamentConfig, bootstrap_ratio_ci, deal_seed, openskill_ratings,
                                     play_game, run_tournament, seatings, summarize, win_credit)
 from rummy_env.registry import make_raw_env
 
@@ -228,7 +228,7 @@ def test_atomic_write_survives_a_killed_process(tmp_path):
     io.write_csv(path, [{"x": 1}], ["x"])
     code = textwrap.dedent(f"""
         import os
-        from experiments import io
+        from rummy_env.experiments import io
         def write(f):
             f.write("x\\n" + "2\\n" * 10000)
             f.flush()
@@ -258,7 +258,7 @@ def test_jsonl_partial_last_line_is_skipped_then_repaired(tmp_path):
 def test_an_illegal_move_names_the_game_to_reproduce(monkeypatch):
     """An agent that plays a masked-out action stops the tournament with an error naming the game
     index, its env seed and the seating (and the env's reason), so it can be replayed."""
-    import experiments.tournament as tournament
+    import rummy_env.experiments.tournament as tournament
 
     class Illegal(RandomAgent):
         def act(self, observation, action_mask, view):
@@ -287,7 +287,7 @@ def test_atomic_write_keeps_ordinary_permissions(tmp_path):
 # -- run folders, labels, log order, CSV ----------------------------------------------------------------
 def test_a_tournament_that_fails_at_once_leaves_no_run_folder(monkeypatch, tmp_path):
     """The output folder is created with the first logged games, so a failing first game leaves none."""
-    import experiments.tournament as tournament
+    import rummy_env.experiments.tournament as tournament
 
     class Broken(RandomAgent):
         def act(self, observation, action_mask, view):
@@ -309,7 +309,7 @@ def test_checkpoints_with_the_same_file_name_get_distinct_readable_labels():
 
 
 def test_default_run_folder_name_has_only_plain_characters():
-    from experiments.tournament import default_out_dir
+    from rummy_env.experiments.tournament import default_out_dir
 
     config = TournamentConfig(game=GAME, agents=("random", "random", "ppo:a/run1/m.pt", "ppo:b/run1/m.pt"))
     name = default_out_dir(config).name

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 import torch
 
-from agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, load_ppo_agent, masked_distribution,
+from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, load_ppo_agent, masked_distribution,
                               policy_from_checkpoint)
-from agents.registry import make_agent
-from experiments import train_ppo as tp
+from rummy_env.agents.registry import make_agent
+from rummy_env.experiments import train_ppo as tp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Tiny and fast: 2-player Rummy, one round, short rounds; 64 learner decisions per update.
@@ -99,7 +99,7 @@ def test_atomic_checkpoint(tmp_path, monkeypatch):
 
 CRASH = """
 import os, sys
-from experiments import train_ppo as tp
+from rummy_env.experiments import train_ppo as tp
 real_collect = tp.Trainer.collect
 def collect(self):
     if self.update == 2:  # die in the middle of update 3's rollout, mid-episode
@@ -340,7 +340,7 @@ def test_checkpoint_warns_about_other_options_and_refuses_other_sizes(tmp_path):
 
 
 def test_tournament_warns_when_a_checkpoint_plays_other_options(tmp_path):
-    from experiments.tournament import TournamentConfig, run_tournament
+    from rummy_env.experiments.tournament import TournamentConfig, run_tournament
     path = tmp_path / "p.pt"
     _tiny_checkpoint(path, "tongits", {"hands_per_match": 1}, 1319, 1283)
     config = TournamentConfig(game="tongits", agents=(f"ppo:{path}", "random", "random"), games=3, seed=0,
@@ -352,7 +352,7 @@ def test_tournament_warns_when_a_checkpoint_plays_other_options(tmp_path):
 def test_results_record_git_commit_and_command(tmp_path):
     """Training summary and the --benchmark / --eval-only JSON record io.provenance()."""
     import json
-    from experiments import io
+    from rummy_env.experiments import io
     tp.train(_args(tmp_path, "--total-timesteps", "64"))
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["update"] == 1 and summary["args"]["total_timesteps"] == 64
@@ -367,7 +367,7 @@ def test_results_record_git_commit_and_command(tmp_path):
 
 
 def test_provenance_outside_a_git_checkout_is_none(monkeypatch):
-    from experiments import io
+    from rummy_env.experiments import io
     monkeypatch.setenv("GIT_DIR", "/nonexistent")
     record = io.provenance()
     assert record["git_commit"] is None and record["dirty"] is None and record["command"]

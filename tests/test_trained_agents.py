@@ -10,9 +10,9 @@ import os
 import pytest
 import torch
 
-from agents.ppo_agent import load_ppo_agent
-from agents.registry import make_agent
-from experiments.tournament import TournamentConfig, run_tournament
+from rummy_env.agents.ppo_agent import load_ppo_agent
+from rummy_env.agents.registry import make_agent
+from rummy_env.experiments.tournament import TournamentConfig, run_tournament
 from rummy_env.registry import make_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -86,7 +86,7 @@ def test_i_doubt_it_agent_beats_the_rule_based_agent():
 
 
 def test_inspect_i_doubt_it_counts_every_game():
-    from experiments.inspect_i_doubt_it import seat_totals
+    from rummy_env.experiments.inspect_i_doubt_it import seat_totals
     spec = "ppo:" + checkpoint("i_doubt_it_bc_ppo/policy_fp16.pt")
     totals = seat_totals(spec, games=3, seed=7)
     assert sum(t["first_out"] for t in totals) == 3
