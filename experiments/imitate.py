@@ -43,13 +43,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import CHECKPOINT_FORMAT, masked_distribution, masked_logits, policy_for_game
+from rummy_env.agents.ppo_agent import masked_distribution, masked_logits, policy_for_game
 from rummy_env.agents.registry import make_agent
 from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
 from rummy_env.experiments import io
+from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
+from rummy_env.experiments.dataclass_args import dataclass_parser, parse_dataclass
 from rummy_env.experiments.options import parse_env_options
-from rummy_env.experiments.train_ppo import atomic_torch_save, dataclass_parser, parse_dataclass
 
 
 @dataclass
@@ -282,9 +283,8 @@ def imitate(args: Args) -> dict:
         log(json.dumps({"round": r, "decisions": len(demos.action), "collect_s": round(collect_s, 1)}))
         history += fit(net, demos, args, args.dagger_epochs, r, log)
     fit_s = time.perf_counter() - start - collect_s
-    atomic_torch_save({"format": CHECKPOINT_FORMAT, "game": key, "options": options, "model_config": net.config,
-                       "model": net.state_dict(), "update": 0, "global_step": 0,
-                       "imitation": dataclasses.asdict(args)}, os.path.join(run_dir, "policy.pt"))
+    atomic_torch_save(policy_record(net, key, options, update=0, global_step=0, imitation=dataclasses.asdict(args)),
+                      os.path.join(run_dir, "policy.pt"))
     io.write_csv(os.path.join(run_dir, "bc.csv"), history, list(history[0]))
     summary = {"game": key, "options": options, "decisions": len(demos.action),
                "episodes": int(demos.episode.max()) + 1, "collect_s": round(collect_s, 1),

@@ -237,7 +237,8 @@ def _chunks(tasks: list, per_chunk: int) -> list[list]:
 
 # -- statistics -----------------------------------------------------------------------------------
 def win_credit(returns: list[float]) -> list[float]:
-    """Win credit of each seat: 1 for the sole highest return, 1/m each for an m-way tie."""
+    """Win credit of each seat: 1 for the sole highest return, 1/m each for an m-way tie (the win
+    share of tournaments, of training episodes and of the training evaluation)."""
     best = max(returns)
     winners = [r == best for r in returns]
     share = 1.0 / sum(winners)

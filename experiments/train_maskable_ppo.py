@@ -21,7 +21,7 @@ import numpy as np
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments import io
 from rummy_env.experiments.options import parse_env_options
-from rummy_env.experiments.train_ppo import win_share
+from rummy_env.experiments.tournament import win_credit
 from rummy_env.gym_wrapper import SingleAgentEnv
 
 
@@ -41,7 +41,7 @@ def evaluate(model, env: SingleAgentEnv, episodes: int, seed: int) -> tuple[floa
             action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
             obs, _, terminated, truncated, info = env.step(int(action))
             done = terminated or truncated
-        shares.append(win_share(np.asarray(info["returns"]), info["seat"]))
+        shares.append(win_credit(list(info["returns"]))[info["seat"]])
         returns.append(info["returns"][info["seat"]])
     return float(np.mean(shares)), float(np.mean(returns))
 

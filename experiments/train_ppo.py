@@ -3,58 +3,46 @@
     .venv/bin/python -m rummy_env.experiments.train_ppo --game rummy --option reward_mode=win_loss --option max_rounds=1 \\
         --total-timesteps 100000 --run-dir runs/rummy_ppo
 
-What it does
-* ``num_envs`` games run side by side (:class:`rummy_env.vector.VectorGames`, the engines without
-  the PettingZoo layer). In each game one seat is the learner (``--seat``: a seat or ``random``, drawn
-  per episode); the other seats are played by an opponent drawn per episode from ``--opponents``
-  (weights over ``pool`` = a past snapshot of the policy, ``heuristic`` = the game's rule-based agent
-  when ``agents/heuristic_<game>.py`` exists, ``random``). Between two learner turns the opponents
-  play; the learner's transition reward is its rewards summed over that stretch, so each game is a
-  single-agent environment for the learner and the rollout is CleanRL's (num_steps, num_envs) grid.
-  An episode end (normal or by a cap) is terminal for GAE.
-* The policy (:class:`rummy_env.agents.ppo_agent.PolicyNet`, an MLP; a small conv net over board planes when
-  the game module exposes ``OBS_BOARD_SHAPE``) samples from :func:`rummy_env.agents.ppo_agent.masked_distribution`,
-  and the update scores actions with that same function, so the stored log-probability equals the
+* **Games** (:class:`Arena`): ``num_envs`` engines side by side (:class:`rummy_env.vector.VectorGames`).
+  In each the learner holds one seat (``--seat``: a seat or ``random``, drawn per episode) and an
+  opponent drawn per episode from ``--opponents`` holds the others (``pool`` = a past snapshot of
+  the policy, ``heuristic`` = the game's rule-based agent, ``random``). The opponents play between
+  two learner turns; the learner's transition reward is its rewards summed over that stretch, so the
+  rollout is CleanRL's (num_steps, num_envs) grid. An episode end (normal or by a cap) is terminal.
+* **Policy**: :class:`rummy_env.agents.ppo_agent.PolicyNet` (an MLP; a small conv net over board
+  planes when the game exposes ``OBS_BOARD_SHAPE``). Acting and the update both score actions with
+  :func:`rummy_env.agents.ppo_agent.masked_distribution`, so the stored log-probability equals the
   recomputed one at the start of every update (logged as ``logp_err0``, tested).
-* Every ``--snapshot-every`` updates the policy joins the opponent pool (``--pool-size`` slots,
-  oldest replaced; the pool starts with the initial policy).
-* Before the first update and every ``--eval-every`` updates the greedy policy plays
-  ``--eval-episodes`` games against each of ``--eval-opponents`` (default: heuristic if it exists,
-  and random), the learner's seat rotating;
-  the win share is 1 for a sole best return, 1/k when k seats share the best, else 0 (1/n = par).
-* Output in ``--run-dir``: ``train.csv`` (one row per update), ``eval.csv``, ``learning_curve.png``,
-  ``checkpoint.pt`` (everything needed to resume) and ``policy.pt`` (network only, for
-  :func:`rummy_env.agents.ppo_agent.load_ppo_agent`). Both are written to a temporary file and moved into place
-  with ``os.replace`` every ``--save-every`` updates. ``checkpoint.pt`` holds the model, optimizer, the
-  games in flight with their generators, the opponents, the pool, the torch / numpy RNG states, the
-  update and step counters and every log row; a run killed at any moment and started again with the
-  same command continues from the last checkpoint exactly as if it had not stopped (``train.csv`` and
-  ``eval.csv`` are rewritten from the checkpoint's rows, so no row is lost or repeated). ``--no-resume``
-  starts over.
+* **Update**: CleanRL's clipped PPO with GAE, plus dual-clip (``--dual-clip``).
+* **Opponent pool**: every ``--snapshot-every`` updates the policy joins it (``--pool-size`` slots,
+  oldest replaced; it starts with the initial policy).
+* **Evaluation**: before the first update and every ``--eval-every`` updates the greedy policy plays
+  ``--eval-episodes`` games against each ``--eval-opponents``, its seat rotating. Win share:
+  :func:`rummy_env.experiments.tournament.win_credit` (1 for a sole best return, 1/k for a k-way tie).
+* **Output** in ``--run-dir``: ``train.csv`` (a row per update), ``eval.csv``, ``learning_curve.png``,
+  ``checkpoint.pt`` (everything needed to resume: model, optimizer, games in flight with their
+  generators, opponents, pool, RNG states, counters, log rows) and ``policy.pt`` (the network, for
+  :func:`rummy_env.agents.ppo_agent.load_ppo_agent`), written atomically every ``--save-every``
+  updates (:mod:`rummy_env.experiments.checkpoints`). A killed run started again with the same
+  command continues exactly as if it had not stopped; the CSVs are rewritten from the checkpoint's
+  rows. ``--no-resume`` starts over. A finished run writes ``summary.json``.
 
-``--benchmark SECONDS`` times self-play instead (every seat by the untrained policy, batched):
-env steps per second including policy inference. A finished training run writes ``summary.json``
-(counters, the last evaluation, the arguments) and ``--out`` keeps a ``--benchmark`` or
-``--eval-only`` result as JSON; both record :func:`rummy_env.experiments.io.provenance` (git commit, dirty
-flag, command line).
+``--benchmark SECONDS`` times self-play instead (every seat by the untrained policy, batched): env
+steps per second including policy inference. ``--eval-only`` evaluates a network. ``--out`` keeps
+either result as JSON with :func:`rummy_env.experiments.io.provenance` (commit, dirty flag, command).
 
-Seeding: ``--seed`` seeds torch, the games (one generator each, spawned from the seed), episode
-set-up (seats, opponents) and minibatch order, so two runs with the same arguments give the same
-parameters (on one thread: ``--torch-threads 1``, the default).
+Seeding: ``--seed`` seeds torch, the games, episode set-up and minibatch order, so two runs with the
+same arguments give the same parameters (on one thread: ``--torch-threads 1``, the default).
 """
 from __future__ import annotations
 
-import argparse
-import ast
 import copy
 import dataclasses
-import inspect
 import json
 import os
 import pickle
 import random
 import sys
-import textwrap
 import time
 from dataclasses import dataclass, field
 
@@ -62,14 +50,16 @@ import numpy as np
 import torch
 from torch import nn
 
-from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, check_options, masked_distribution,
-                              policy_for_game, policy_from_checkpoint)
+from rummy_env.agents.ppo_agent import check_options, masked_distribution, policy_for_game, policy_from_checkpoint
 from rummy_env.agents.registry import make_agent
+from rummy_env.experiments.arena import Arena
+from rummy_env.experiments import io
+from rummy_env.experiments.checkpoints import (load_run, plot_curves, policy_record, random_states,
+                                               restore_random_states, save_run, write_csv)
+from rummy_env.experiments.dataclass_args import dataclass_parser, parse_dataclass
+from rummy_env.experiments.options import parse_env_options
 from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
-from rummy_env.experiments import io
-from rummy_env.experiments.io import atomic_write
-from rummy_env.experiments.options import add_option_argument, checked_text, parse_env_options
 
 
 @dataclass
@@ -152,53 +142,8 @@ class Args:
     """with --benchmark or --eval-only: also write the result, with git commit and command line, to this JSON file"""
 
 
-def field_docs(cls) -> dict[str, str]:
-    """The docstring under each field of the dataclass ``cls`` (read from its source), by field name."""
-    docs = {}
-    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
-    for stmt, after in zip(body, body[1:]):
-        if (isinstance(stmt, ast.AnnAssign) and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
-            docs[stmt.target.id] = " ".join(after.value.value.split())
-    return docs
 
-
-game_name = checked_text(game_key)
-"""argparse ``type`` of ``--game``: an unknown game is a usage error naming the games."""
-
-
-def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.ArgumentParser:
-    """A parser with one ``--flag`` per field of the arguments dataclass ``cls`` (bools as
-    ``--x/--no-x``; ``opt`` is the repeatable ``--option KEY=VALUE``; ``game`` must name a game); each flag's help is the
-    field's docstring and its default. ``doc``'s first paragraph is the description."""
-    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    docs = field_docs(cls)
-    for f in dataclasses.fields(cls):
-        if f.name == "opt":
-            add_option_argument(parser, dest="opt")
-            continue
-        if f.name not in docs:
-            raise ValueError(f"{cls.__name__}.{f.name} has no docstring (it is the flag's help)")
-        name = "--" + f.name.replace("_", "-")
-        shown = f.default if f.default != "" else "none"
-        help_text = f"{docs[f.name]} (default: {shown})".replace("%", "%%")
-        if f.type in ("bool", bool):
-            parser.add_argument(name, action=argparse.BooleanOptionalAction, default=f.default, help=help_text)
-        elif f.name == "game":
-            parser.add_argument(name, type=game_name, default=f.default, help=help_text)
-        else:
-            kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
-            parser.add_argument(name, type=kind, default=f.default, help=help_text)
-    return parser
-
-
-def parse_dataclass(cls, argv: list[str] | None, doc: str):
-    """An instance of the arguments dataclass ``cls`` from the command line (see :func:`dataclass_parser`)."""
-    return cls(**vars(dataclass_parser(cls, doc).parse_args(argv)))
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser():
     """The parser of ``rummy-env train`` / ``python -m rummy_env.experiments.train_ppo``."""
     return dataclass_parser(Args, __doc__)
 
@@ -207,158 +152,24 @@ def parse_args(argv: list[str] | None = None) -> Args:
     return parse_dataclass(Args, argv, __doc__)
 
 
-def win_share(returns: np.ndarray, seat: int) -> float:
-    """1 for a sole best return, 1/k when k seats share the best, else 0."""
-    best = returns.max()
-    return 1.0 / int((returns == best).sum()) if returns[seat] == best else 0.0
-
-
-# -------------------------------------------------------------------------------------------------
-# Games with one learner seat each
-# -------------------------------------------------------------------------------------------------
-class Arena:
-    """``num_envs`` games; in each the learner holds one seat and an opponent kind holds the others.
-
-    ``kinds`` are labels: ``"pool"`` (a snapshot slot of the policy, acted for by the caller's
-    ``pool_act(slot, obs, mask)``) or an agent spec (``"random"``, ``"heuristic"``, ``"ppo:PATH"``).
-    Picklable: the games, generators and agents travel in the training checkpoint.
-    """
-
-    def __init__(self, game: str, num_envs: int, seed: int, options: dict, kinds: list[str],
-                 weights: list[float], seat: str, pool_len: int = 0, new_episodes: bool = True):
-        self.game = game
-        self.options = options
-        self.vg = VectorGames(game, num_envs, seed, **options)
-        self.n = self.vg.num_players
-        self.kinds = kinds
-        self.weights = np.asarray(weights, np.float64) / np.sum(weights)
-        self.seat = seat
-        self.pool_len = pool_len
-        self.new_episodes = new_episodes
-        self.rng = np.random.default_rng([seed, 7919])
-        self.agents: dict[tuple[int, int, int], object] = {}
-        self.learner = np.zeros(num_envs, np.int64)
-        self.kind = np.zeros(num_envs, np.int64)
-        self.slot = np.zeros(num_envs, np.int64)
-        self.env_steps = 0
-        self.carry = np.zeros(num_envs, np.float64)
-        """learner rewards of a new episode before the learner's first turn: go to its first transition"""
-        self.episodes: list[tuple[int, float, float, int]] = []
-        """finished episodes since the last :meth:`take_episodes`: (kind, return, win share, length)"""
-        for i in range(num_envs):
-            self.new_episode(i)
-
-    def new_episode(self, i: int, seat: int | None = None, kind: int | None = None) -> None:
-        rng = self.rng
-        self.learner[i] = (int(rng.integers(self.n)) if self.seat == "random" else int(self.seat)) \
-            if seat is None else seat
-        self.kind[i] = int(rng.choice(len(self.kinds), p=self.weights)) if kind is None else kind
-        label = self.kinds[self.kind[i]]
-        if label == "pool":
-            self.slot[i] = int(rng.integers(self.pool_len))
-            return
-        for s in range(self.n):
-            if s != self.learner[i]:
-                key = (i, s, int(self.kind[i]))
-                if key not in self.agents:
-                    self.agents[key] = make_agent(label, self.game, self.options)
-                self.agents[key].reset(s, int(rng.integers(2**63 - 1)))
-
-    def opponent_actions(self, ids, obs, mask, seat, pool_act) -> np.ndarray:
-        actions = np.empty(len(ids), np.int64)
-        kinds = self.kind[ids]
-        for k in np.unique(kinds):
-            sel = np.flatnonzero(kinds == k)
-            if self.kinds[k] == "pool":
-                slots = self.slot[ids[sel]]
-                for slot in np.unique(slots):
-                    sub = sel[slots == slot]
-                    actions[sub] = pool_act(int(slot), obs[sub], mask[sub])
-            else:
-                for j in sel:
-                    i, s = int(ids[j]), int(seat[j])
-                    agent = self.agents[(i, s, int(k))]
-                    actions[j] = agent.act(obs[j], mask[j], self.vg.games[i].view(s))
-        return actions
-
-    def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Step games ``ids``; (learner reward, episode ended) per game. Ended games get a new
-        episode set-up (a new deal is already in place)."""
-        res = self.vg.step(actions, ids)
-        self.env_steps += len(ids)
-        rewards = res.rewards[np.arange(len(ids)), self.learner[ids]]
-        for j in np.flatnonzero(res.done):
-            i = int(ids[j])
-            seat = int(self.learner[i])
-            self.episodes.append((int(self.kind[i]), float(res.returns[j, seat]),
-                                  win_share(res.returns[j], seat), int(res.lengths[j])))
-            if self.new_episodes:
-                self.new_episode(i)
-        return rewards, res.done
-
-    def advance(self, ids: np.ndarray, reward: np.ndarray, ended: np.ndarray, pool_act) -> None:
-        """Let the opponents play in games ``ids`` until the learner is to act in each; add the
-        learner's rewards to ``reward[i]`` and mark ``ended[i]`` when an episode ends meanwhile."""
-        ids = np.asarray(ids, np.int64)
-        while ids.size:
-            obs, mask, seat = self.vg.observe(ids)
-            waiting = seat != self.learner[ids]
-            ids, obs, mask, seat = ids[waiting], obs[waiting], mask[waiting], seat[waiting]
-            if not ids.size:
-                return
-            r, d = self.step(ids, self.opponent_actions(ids, obs, mask, seat, pool_act))
-            over = ended[ids]  # rewards after an episode's end belong to the next episode's learner
-            reward[ids] += np.where(over, 0.0, r)
-            self.carry[ids] += np.where(over, r, 0.0)
-            ended[ids] |= d
-
-    def take_episodes(self) -> list[tuple[int, float, float, int]]:
-        out, self.episodes = self.episodes, []
-        return out
-
-
-# -------------------------------------------------------------------------------------------------
-# Checkpoints
-# -------------------------------------------------------------------------------------------------
-def atomic_torch_save(obj, path: str) -> None:
-    """Write ``obj`` to ``path`` so that ``path`` always holds a complete file."""
-    atomic_write(path, lambda f: torch.save(obj, f), binary=True)
-
-
-def write_csv(path: str, rows: list[dict]) -> None:
-    """Rewrite ``path`` with ``rows``, atomically."""
-    io.write_csv(path, rows, list(rows[0]) if rows else [])
-
-
-def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], title: str) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    steps = [r["global_step"] for r in train_rows]
-    ax1.plot(steps, [r["win_share"] for r in train_rows], lw=0.8, label="win share vs training opponents")
-    ax1.plot(steps, [r["ep_return"] for r in train_rows], lw=0.8, label="mean episode return")
-    ax1.set_ylabel("training")
-    ax1.legend(fontsize=8)
-    for opponent in dict.fromkeys(r["opponent"] for r in eval_rows):
-        rows = [r for r in eval_rows if r["opponent"] == opponent]
-        ax2.plot([r["global_step"] for r in rows], [r["win_share"] for r in rows], marker="o",
-                 color={"random": "tab:blue", "heuristic": "tab:red"}.get(opponent), label=f"greedy vs {opponent}")
-    ax2.set_ylabel("eval win share")
-    ax2.set_xlabel("learner decisions")
-    ax2.set_ylim(0, 1)
-    ax2.legend(fontsize=8)
-    fig.suptitle(title)
-    fig.tight_layout()
-    io.save_figure(os.path.join(run_dir, "learning_curve.png"), fig, dpi=90)
-    plt.close(fig)
-
-
 # -------------------------------------------------------------------------------------------------
 # PPO
 # -------------------------------------------------------------------------------------------------
-def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, b: dict, args: Args,
-               rng: np.random.Generator) -> dict:
+def compute_gae(rewards, ended, values, next_value, gamma, lam):
+    """Advantages and returns over a (T, N) rollout; ``ended[t]``: the episode ended after step t."""
+    T = rewards.shape[0]
+    advantages = torch.zeros_like(rewards)
+    lastgae = torch.zeros_like(next_value)
+    for t in reversed(range(T)):
+        nxt = next_value if t == T - 1 else values[t + 1]
+        nonterminal = 1.0 - ended[t]
+        delta = rewards[t] + gamma * nxt * nonterminal - values[t]
+        lastgae = delta + gamma * lam * nonterminal * lastgae
+        advantages[t] = lastgae
+    return advantages, advantages + values
+
+
+def ppo_update(net, optimizer: torch.optim.Optimizer, b: dict, args: Args, rng: np.random.Generator) -> dict:
     """CleanRL's PPO update over the flattened batch ``b``; returns the logged statistics."""
     batch_size = b["obs"].shape[0]
     minibatch_size = max(1, batch_size // args.num_minibatches)
@@ -373,9 +184,7 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, b: dict, args: 
             mb = torch.as_tensor(order[start:start + minibatch_size])
             logits, newvalue = net(b["obs"][mb])
             dist = masked_distribution(logits, b["mask"][mb])
-            newlogp = dist.log_prob(b["actions"][mb])
-            entropy = dist.entropy()
-            logratio = newlogp - b["logp"][mb]
+            logratio = dist.log_prob(b["actions"][mb]) - b["logp"][mb]
             ratio = logratio.exp()
             with torch.no_grad():
                 approx_kl = ((ratio - 1) - logratio).mean()
@@ -390,7 +199,7 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, b: dict, args: 
                 v_loss = 0.5 * torch.max(v_unclipped, (v_clipped - b["returns"][mb]) ** 2).mean()
             else:
                 v_loss = 0.5 * ((newvalue - b["returns"][mb]) ** 2).mean()
-            entropy_loss = entropy.mean()
+            entropy_loss = dist.entropy().mean()
             loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
             optimizer.zero_grad()
             loss.backward()
@@ -406,22 +215,8 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, b: dict, args: 
             "logp_err0": logp_err0}
 
 
-def compute_gae(rewards, ended, values, next_value, gamma, lam):
-    """Advantages and returns over a (T, N) rollout; ``ended[t]``: the episode ended after step t."""
-    T = rewards.shape[0]
-    advantages = torch.zeros_like(rewards)
-    lastgae = torch.zeros_like(next_value)
-    for t in reversed(range(T)):
-        nxt = next_value if t == T - 1 else values[t + 1]
-        nonterminal = 1.0 - ended[t]
-        delta = rewards[t] + gamma * nxt * nonterminal - values[t]
-        lastgae = delta + gamma * lam * nonterminal * lastgae
-        advantages[t] = lastgae
-    return advantages, advantages + values
-
-
-_FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark",
-              "eval_only", "out")
+FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark",
+             "eval_only", "out")
 """Arguments a resumed run may change."""
 
 
@@ -433,22 +228,20 @@ class Trainer:
         self.key = game_key(args.game)
         self.options = parse_env_options(args.opt)
         self.run_dir = args.run_dir or os.path.join("runs", f"{self.key}_ppo_s{args.seed}")
+        self.checkpoint_path = os.path.join(self.run_dir, "checkpoint.pt")
         self.batch_size = args.num_envs * args.num_steps
         self.num_updates = max(1, args.total_timesteps // self.batch_size)
-        self.heuristic = self._has_heuristic()
+        has_heuristic = self._has_heuristic()
         kinds, weights = [], []
         for item in args.opponents.split(","):
             label, _, w = item.strip().partition(":")
-            if label == "heuristic" and not self.heuristic:
-                continue
-            kinds.append(label)
-            weights.append(float(w or 1))
+            if label != "heuristic" or has_heuristic:
+                kinds.append(label)
+                weights.append(float(w or 1))
         if not kinds or sum(weights) <= 0:
             raise ValueError(f"--opponents {args.opponents!r} leaves no opponent for {self.key}")
-        self.kinds = kinds
         self.eval_specs = [s for s in args.eval_opponents.split(",") if s] or \
-            (["heuristic"] if self.heuristic else []) + ["random"]
-
+            (["heuristic"] if has_heuristic else []) + ["random"]
         random.seed(args.seed)
         np.random.seed(args.seed)
         torch.manual_seed(args.seed)
@@ -461,15 +254,13 @@ class Trainer:
             start = policy_from_checkpoint(data)
             check_options(args.init_from, data, self.key, self.options)
             if start.config != self.net.config:
-                raise ValueError(f"--init-from {args.init_from}: network {start.config} "
-                                 f"does not match {self.net.config}")
+                raise ValueError(f"--init-from {args.init_from}: network {start.config} does not match {self.net.config}")
             self.net.load_state_dict(start.state_dict())
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool = [copy.deepcopy(self.net.state_dict())]
         self.pool_nets = [self._frozen(self.pool[0])]
         self.rng = np.random.default_rng([args.seed, 104729])
-        self.update = 0
-        self.global_step = 0
+        self.update = self.global_step = 0
         self.elapsed = 0.0
         self.train_rows: list[dict] = []
         self.eval_rows: list[dict] = []
@@ -481,8 +272,8 @@ class Trainer:
             return False
         return True
 
-    def _frozen(self, state: dict) -> PolicyNet:
-        net = PolicyNet(**{k: v for k, v in self.net.config.items()})
+    def _frozen(self, state: dict):
+        net = type(self.net)(**self.net.config)
         net.load_state_dict(state)
         net.eval()
         net.name = f"a snapshot in {self.net.name}"
@@ -491,53 +282,29 @@ class Trainer:
     def pool_act(self, slot: int, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return self.pool_nets[slot].act(obs, mask)
 
-    # -- checkpoints ------------------------------------------------------------------------------
-    @property
-    def checkpoint_path(self) -> str:
-        return os.path.join(self.run_dir, "checkpoint.pt")
-
-    def policy_dict(self) -> dict:
-        return {"format": CHECKPOINT_FORMAT, "game": self.key, "options": self.options,
-                "model_config": self.net.config, "model": self.net.state_dict(),
-                "update": self.update, "global_step": self.global_step}
-
     def save(self) -> None:
-        state = self.policy_dict()
-        state.update({
-            "args": dataclasses.asdict(self.args), "optimizer": self.optimizer.state_dict(),
-            "pool": self.pool, "arena": pickle.dumps(self.arena), "rng": pickle.dumps(self.rng),
-            "torch_rng": torch.get_rng_state(), "py_random": pickle.dumps(random.getstate()),
-            "np_global": pickle.dumps(np.random.get_state()), "elapsed": self.elapsed,
-            "train_rows": self.train_rows, "eval_rows": self.eval_rows})
-        atomic_torch_save(state, self.checkpoint_path)
-        atomic_torch_save(self.policy_dict(), os.path.join(self.run_dir, "policy.pt"))
+        policy = policy_record(self.net, self.key, self.options, update=self.update, global_step=self.global_step)
+        save_run(self.run_dir, policy, {
+            "args": dataclasses.asdict(self.args), "optimizer": self.optimizer.state_dict(), "pool": self.pool,
+            "arena": pickle.dumps(self.arena), "rng": pickle.dumps(self.rng), **random_states(),
+            "elapsed": self.elapsed, "train_rows": self.train_rows, "eval_rows": self.eval_rows})
 
     def load(self) -> None:
-        data = torch.load(self.checkpoint_path, map_location="cpu", weights_only=False)
-        saved = {k: v for k, v in data["args"].items() if k not in _FREE_ARGS}
-        mine = {k: v for k, v in dataclasses.asdict(self.args).items() if k in saved}
-        if saved != mine:
-            diff = sorted(k for k in saved if saved[k] != mine[k])
-            raise ValueError(f"{self.checkpoint_path} was written with other arguments ({', '.join(diff)}); "
-                             f"use another --run-dir or --no-resume")
+        data = load_run(self.checkpoint_path, dataclasses.asdict(self.args), FREE_ARGS)
         self.net.load_state_dict(data["model"])
         self.optimizer.load_state_dict(data["optimizer"])
         self.pool = data["pool"]
         self.pool_nets = [self._frozen(s) for s in self.pool]
         self.arena = pickle.loads(data["arena"])
         self.rng = pickle.loads(data["rng"])
-        torch.set_rng_state(data["torch_rng"])
-        random.setstate(pickle.loads(data["py_random"]))
-        np.random.set_state(pickle.loads(data["np_global"]))
+        restore_random_states(data)
         self.update, self.global_step, self.elapsed = data["update"], data["global_step"], data["elapsed"]
         self.train_rows, self.eval_rows = data["train_rows"], data["eval_rows"]
 
-    # -- one update -------------------------------------------------------------------------------
     def collect(self) -> dict:
-        """One rollout of ``num_steps`` learner decisions in every game, as tensors."""
-        args, arena, net = self.args, self.arena, self.net
+        """One rollout of ``num_steps`` learner decisions in every game, as flat tensors with GAE."""
+        args, arena, net, vg = self.args, self.arena, self.net, self.arena.vg
         T, N = args.num_steps, args.num_envs
-        vg = arena.vg
         everyone = np.arange(N)
         obs_b = torch.zeros((T, N, vg.obs_size))
         mask_b = torch.zeros((T, N, vg.num_actions), dtype=torch.bool)
@@ -573,16 +340,14 @@ class Trainer:
         env_steps0 = self.arena.env_steps
         if args.anneal_lr:
             self.optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - self.update / self.num_updates)
-        batch = self.collect()
-        stats = ppo_update(self.net, self.optimizer, batch, args, self.rng)
+        stats = ppo_update(self.net, self.optimizer, self.collect(), args, self.rng)
         self.update += 1
         self.global_step += self.batch_size
         if self.update % args.snapshot_every == 0:
             slot = (self.update // args.snapshot_every) % args.pool_size
             state = copy.deepcopy(self.net.state_dict())
             if slot < len(self.pool):
-                self.pool[slot] = state
-                self.pool_nets[slot] = self._frozen(state)
+                self.pool[slot], self.pool_nets[slot] = state, self._frozen(state)
             else:
                 self.pool.append(state)
                 self.pool_nets.append(self._frozen(state))
@@ -590,11 +355,9 @@ class Trainer:
         episodes = self.arena.take_episodes()
         seconds = time.perf_counter() - start
         self.elapsed += seconds
+        mean = (lambda k: float(np.mean([e[k] for e in episodes]))) if episodes else (lambda k: float("nan"))
         row = {"update": self.update, "global_step": self.global_step, "env_steps": self.arena.env_steps,
-               "episodes": len(episodes),
-               "ep_return": float(np.mean([e[1] for e in episodes])) if episodes else float("nan"),
-               "win_share": float(np.mean([e[2] for e in episodes])) if episodes else float("nan"),
-               "ep_length": float(np.mean([e[3] for e in episodes])) if episodes else float("nan"),
+               "episodes": len(episodes), "ep_return": mean(1), "win_share": mean(2), "ep_length": mean(3),
                **stats, "lr": self.optimizer.param_groups[0]["lr"],
                "sps": round((self.arena.env_steps - env_steps0) / seconds, 1), "time_s": round(self.elapsed, 2)}
         self.train_rows.append(row)
@@ -635,11 +398,9 @@ class Trainer:
 
 
 def evaluate_only(args: Args) -> list[dict]:
-    """``--eval-only``: the greedy ``--init-from`` network (without it: the run's untrained network,
-    the same initial weights as a training run with these arguments) plays ``--eval-episodes``
-    games against each ``--eval-opponents``; win share, its standard error, a normal 95% CI and
-    par (1/n). The deals are those of the run's update-0 evaluation, so a before/after pair plays
-    the same deals from the same seats."""
+    """``--eval-only``: the greedy ``--init-from`` network (without it: the run's untrained network)
+    plays ``--eval-episodes`` games against each ``--eval-opponents`` on the deals of the run's
+    update-0 evaluation; win share, its standard error, a normal 95% CI and par (1/n)."""
     torch.set_num_threads(args.torch_threads)
     trainer = Trainer(args)
     rows = []
@@ -663,8 +424,7 @@ def train(args: Args) -> Trainer:
     torch.set_num_threads(args.torch_threads)
     trainer = Trainer(args)
     os.makedirs(trainer.run_dir, exist_ok=True)
-    train_csv = os.path.join(trainer.run_dir, "train.csv")
-    eval_csv = os.path.join(trainer.run_dir, "eval.csv")
+    train_csv, eval_csv = (os.path.join(trainer.run_dir, name) for name in ("train.csv", "eval.csv"))
     if args.resume and os.path.exists(trainer.checkpoint_path):
         trainer.load()
     write_csv(train_csv, trainer.train_rows)
@@ -677,22 +437,19 @@ def train(args: Args) -> Trainer:
         trainer.evaluate()  # the untrained policy: the baseline of the learning curve
     while trainer.update < trainer.num_updates:
         row = trainer.train_one_update()
-        evals = []
         last = trainer.update == trainer.num_updates
-        if args.eval_every and (trainer.update % args.eval_every == 0 or last):
-            evals = trainer.evaluate()
+        evals = trainer.evaluate() if args.eval_every and (trainer.update % args.eval_every == 0 or last) else []
         if trainer.update % args.save_every == 0 or last:
             trainer.save()
-            # The CSV files follow the checkpoint, which holds every row: after a kill they are
-            # rewritten from it, so they never hold a row the checkpoint lacks.
+            # The CSVs follow the checkpoint, which holds every row: after a kill they are rewritten
+            # from it, so they never hold a row the checkpoint lacks.
             write_csv(train_csv, trainer.train_rows)
             write_csv(eval_csv, trainer.eval_rows)
             if evals:
                 plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
         bar.update(1)
-        postfix = {"win": f"{row['win_share']:.2f}", "sps": row["sps"]}
-        postfix.update({f"eval_{e['opponent']}": f"{e['win_share']:.2f}" for e in evals})
-        bar.set_postfix(postfix)
+        bar.set_postfix({"win": f"{row['win_share']:.2f}", "sps": row["sps"],
+                         **{f"eval_{e['opponent']}": f"{e['win_share']:.2f}" for e in evals}})
     bar.close()
     if trainer.train_rows:
         plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)

@@ -1,0 +1,112 @@
+"""The learner's games for PPO self-play: in each of ``num_envs`` games the learner holds one seat
+and an opponent kind drawn per episode holds the others (:class:`Arena`).
+
+Between two learner turns the opponents play (:meth:`Arena.advance`), so each game is a
+single-agent environment for the learner, as a gym environment is for CleanRL's PPO
+(:mod:`rummy_env.experiments.train_ppo`). Finished episodes are logged with the learner's return,
+win share (:func:`rummy_env.experiments.tournament.win_credit`) and length.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rummy_env.agents.registry import make_agent
+from rummy_env.experiments.tournament import win_credit
+from rummy_env.vector import VectorGames
+
+
+class Arena:
+    """``num_envs`` games; in each the learner holds one seat and an opponent kind holds the others.
+
+    ``kinds`` are labels: ``"pool"`` (a snapshot slot of the policy, acted for by the caller's
+    ``pool_act(slot, obs, mask)``) or an agent spec (``"random"``, ``"heuristic"``, ``"ppo:PATH"``).
+    Picklable: the games, generators and agents travel in the training checkpoint.
+    """
+
+    def __init__(self, game: str, num_envs: int, seed: int, options: dict, kinds: list[str],
+                 weights: list[float], seat: str, pool_len: int = 0, new_episodes: bool = True):
+        self.game, self.options, self.kinds, self.seat = game, options, kinds, seat
+        self.vg = VectorGames(game, num_envs, seed, **options)
+        self.n = self.vg.num_players
+        self.weights = np.asarray(weights, np.float64) / np.sum(weights)
+        self.pool_len = pool_len
+        self.new_episodes = new_episodes
+        self.rng = np.random.default_rng([seed, 7919])
+        self.agents: dict[tuple[int, int, int], object] = {}
+        self.learner = np.zeros(num_envs, np.int64)
+        self.kind = np.zeros(num_envs, np.int64)
+        self.slot = np.zeros(num_envs, np.int64)
+        self.env_steps = 0
+        self.carry = np.zeros(num_envs, np.float64)
+        """learner rewards of a new episode before the learner's first turn: go to its first transition"""
+        self.episodes: list[tuple[int, float, float, int]] = []
+        """finished episodes since the last :meth:`take_episodes`: (kind, return, win share, length)"""
+        for i in range(num_envs):
+            self.new_episode(i)
+
+    def new_episode(self, i: int, seat: int | None = None, kind: int | None = None) -> None:
+        rng = self.rng
+        self.learner[i] = (int(rng.integers(self.n)) if self.seat == "random" else int(self.seat)) \
+            if seat is None else seat
+        self.kind[i] = int(rng.choice(len(self.kinds), p=self.weights)) if kind is None else kind
+        label = self.kinds[self.kind[i]]
+        if label == "pool":
+            self.slot[i] = int(rng.integers(self.pool_len))
+            return
+        for s in range(self.n):
+            if s != self.learner[i]:
+                key = (i, s, int(self.kind[i]))
+                if key not in self.agents:
+                    self.agents[key] = make_agent(label, self.game, self.options)
+                self.agents[key].reset(s, int(rng.integers(2**63 - 1)))
+
+    def opponent_actions(self, ids, obs, mask, seat, pool_act) -> np.ndarray:
+        actions = np.empty(len(ids), np.int64)
+        kinds = self.kind[ids]
+        for k in np.unique(kinds):
+            sel = np.flatnonzero(kinds == k)
+            if self.kinds[k] == "pool":
+                slots = self.slot[ids[sel]]
+                for slot in np.unique(slots):
+                    sub = sel[slots == slot]
+                    actions[sub] = pool_act(int(slot), obs[sub], mask[sub])
+                continue
+            for j in sel:
+                i, s = int(ids[j]), int(seat[j])
+                actions[j] = self.agents[(i, s, int(k))].act(obs[j], mask[j], self.vg.games[i].view(s))
+        return actions
+
+    def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Step games ``ids``; (learner reward, episode ended) per game. Ended games get a new
+        episode set-up (a new deal is already in place)."""
+        res = self.vg.step(actions, ids)
+        self.env_steps += len(ids)
+        rewards = res.rewards[np.arange(len(ids)), self.learner[ids]]
+        for j in np.flatnonzero(res.done):
+            i = int(ids[j])
+            seat = int(self.learner[i])
+            self.episodes.append((int(self.kind[i]), float(res.returns[j, seat]),
+                                  win_credit(res.returns[j].tolist())[seat], int(res.lengths[j])))
+            if self.new_episodes:
+                self.new_episode(i)
+        return rewards, res.done
+
+    def advance(self, ids: np.ndarray, reward: np.ndarray, ended: np.ndarray, pool_act) -> None:
+        """Let the opponents play in games ``ids`` until the learner is to act in each; add the
+        learner's rewards to ``reward[i]`` and mark ``ended[i]`` when an episode ends meanwhile."""
+        ids = np.asarray(ids, np.int64)
+        while ids.size:
+            obs, mask, seat = self.vg.observe(ids)
+            waiting = seat != self.learner[ids]
+            ids, obs, mask, seat = ids[waiting], obs[waiting], mask[waiting], seat[waiting]
+            if not ids.size:
+                return
+            r, d = self.step(ids, self.opponent_actions(ids, obs, mask, seat, pool_act))
+            over = ended[ids]  # rewards after an episode's end belong to the next episode's learner
+            reward[ids] += np.where(over, 0.0, r)
+            self.carry[ids] += np.where(over, r, 0.0)
+            ended[ids] |= d
+
+    def take_episodes(self) -> list[tuple[int, float, float, int]]:
+        out, self.episodes = self.episodes, []
+        return out

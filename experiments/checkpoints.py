@@ -1,0 +1,97 @@
+"""Run files of the training tools (``train_ppo``, ``imitate``): checkpoints, CSV logs, curves.
+
+* :func:`policy_record`: the network export (``policy.pt``) that
+  :func:`rummy_env.agents.ppo_agent.load_ppo_agent` reads: format, game, the env options it was
+  trained on, the network's config and weights.
+* :func:`save_run` / :func:`load_run`: ``checkpoint.pt`` (the export plus everything a resumed run
+  needs) and ``policy.pt``, each written atomically (a temporary file moved into place with
+  ``os.replace``), so a kill at any moment leaves the previous files whole; :func:`load_run`
+  refuses a checkpoint written with other arguments than the resumed run's.
+* :func:`random_states` / :func:`restore_random_states`: the global torch, numpy and Python
+  generators, so a resumed run draws what an uninterrupted one would.
+* :func:`write_csv` and :func:`plot_curves`: ``train.csv`` / ``eval.csv`` and ``learning_curve.png``.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import random
+
+import numpy as np
+import torch
+
+from rummy_env.agents.ppo_agent import CHECKPOINT_FORMAT
+from rummy_env.experiments import io
+
+
+def atomic_torch_save(obj, path: str) -> None:
+    """Write ``obj`` to ``path`` so that ``path`` always holds a complete file."""
+    io.atomic_write(path, lambda f: torch.save(obj, f), binary=True)
+
+
+def policy_record(net, game: str, options: dict, **extra) -> dict:
+    """The export of ``net`` trained on ``game`` with env ``options``; ``extra`` keys are added as they are."""
+    return {"format": CHECKPOINT_FORMAT, "game": game, "options": options, "model_config": net.config,
+            "model": net.state_dict(), **extra}
+
+
+def save_run(run_dir: str, policy: dict, state: dict) -> None:
+    """``run_dir/checkpoint.pt`` (``policy`` and ``state``) and ``run_dir/policy.pt`` (``policy``)."""
+    atomic_torch_save({**policy, **state}, os.path.join(run_dir, "checkpoint.pt"))
+    atomic_torch_save(policy, os.path.join(run_dir, "policy.pt"))
+
+
+def load_run(path: str, args: dict, free: tuple[str, ...]) -> dict:
+    """The checkpoint at ``path``; ``ValueError`` if its ``"args"`` differ from ``args`` in a key
+    outside ``free`` (the arguments a resumed run may change)."""
+    data = torch.load(path, map_location="cpu", weights_only=False)
+    saved = {k: v for k, v in data["args"].items() if k not in free}
+    differ = sorted(k for k in saved if saved[k] != args.get(k))
+    if differ:
+        raise ValueError(f"{path} was written with other arguments ({', '.join(differ)}); "
+                         f"use another --run-dir or --no-resume")
+    return data
+
+
+def random_states() -> dict:
+    """The global torch, Python and numpy generator states (for a checkpoint)."""
+    return {"torch_rng": torch.get_rng_state(), "py_random": pickle.dumps(random.getstate()),
+            "np_global": pickle.dumps(np.random.get_state())}
+
+
+def restore_random_states(data: dict) -> None:
+    """Set the global generators to the states :func:`random_states` put in ``data``."""
+    torch.set_rng_state(data["torch_rng"])
+    random.setstate(pickle.loads(data["py_random"]))
+    np.random.set_state(pickle.loads(data["np_global"]))
+
+
+def write_csv(path: str, rows: list[dict]) -> None:
+    """Rewrite ``path`` with ``rows`` (the first row's keys are the header), atomically."""
+    io.write_csv(path, rows, list(rows[0]) if rows else [])
+
+
+def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], title: str) -> None:
+    """``run_dir/learning_curve.png``: training win share and return per learner decision (top),
+    the greedy evaluation's win share per opponent (bottom)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    steps = [r["global_step"] for r in train_rows]
+    ax1.plot(steps, [r["win_share"] for r in train_rows], lw=0.8, label="win share vs training opponents")
+    ax1.plot(steps, [r["ep_return"] for r in train_rows], lw=0.8, label="mean episode return")
+    ax1.set_ylabel("training")
+    ax1.legend(fontsize=8)
+    for opponent in dict.fromkeys(r["opponent"] for r in eval_rows):
+        rows = [r for r in eval_rows if r["opponent"] == opponent]
+        ax2.plot([r["global_step"] for r in rows], [r["win_share"] for r in rows], marker="o",
+                 color={"random": "tab:blue", "heuristic": "tab:red"}.get(opponent), label=f"greedy vs {opponent}")
+    ax2.set_ylabel("eval win share")
+    ax2.set_xlabel("learner decisions")
+    ax2.set_ylim(0, 1)
+    ax2.legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    io.save_figure(os.path.join(run_dir, "learning_curve.png"), fig, dpi=90)
+    plt.close(fig)

@@ -1,0 +1,69 @@
+"""Command lines from argument dataclasses, as in CleanRL (one ``--flag`` per field).
+
+Each field of an arguments dataclass is followed by its docstring, which becomes the flag's help::
+
+    @dataclass
+    class Args:
+        seed: int = 1
+        \"\"\"seed of everything\"\"\"
+
+    args = parse_dataclass(Args, sys.argv[1:], __doc__)
+
+Bools become ``--x/--no-x``; a field named ``opt`` is the repeatable ``--option KEY=VALUE``
+(:mod:`rummy_env.experiments.options`); a field named ``game`` must name a game.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import textwrap
+
+from rummy_env.experiments.options import add_option_argument, checked_text
+from rummy_env.registry import game_key
+
+game_name = checked_text(game_key)
+"""argparse ``type`` of ``--game``: an unknown game is a usage error naming the games."""
+
+
+def field_docs(cls) -> dict[str, str]:
+    """The docstring under each field of the dataclass ``cls`` (read from its source), by field name."""
+    docs = {}
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+    for stmt, after in zip(body, body[1:]):
+        if (isinstance(stmt, ast.AnnAssign) and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
+            docs[stmt.target.id] = " ".join(after.value.value.split())
+    return docs
+
+
+def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.ArgumentParser:
+    """A parser with one ``--flag`` per field of the arguments dataclass ``cls`` (module docstring);
+    each flag's help is the field's docstring and its default. ``doc``'s first paragraph is the
+    description."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    docs = field_docs(cls)
+    for f in dataclasses.fields(cls):
+        if f.name == "opt":
+            add_option_argument(parser, dest="opt")
+            continue
+        if f.name not in docs:
+            raise ValueError(f"{cls.__name__}.{f.name} has no docstring (it is the flag's help)")
+        name = "--" + f.name.replace("_", "-")
+        shown = f.default if f.default != "" else "none"
+        help_text = f"{docs[f.name]} (default: {shown})".replace("%", "%%")
+        if f.type in ("bool", bool):
+            parser.add_argument(name, action=argparse.BooleanOptionalAction, default=f.default, help=help_text)
+        elif f.name == "game":
+            parser.add_argument(name, type=game_name, default=f.default, help=help_text)
+        else:
+            kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
+            parser.add_argument(name, type=kind, default=f.default, help=help_text)
+    return parser
+
+
+def parse_dataclass(cls, argv: list[str] | None, doc: str):
+    """An instance of the arguments dataclass ``cls`` from the command line (see :func:`dataclass_parser`)."""
+    return cls(**vars(dataclass_parser(cls, doc).parse_args(argv)))
