@@ -1,9 +1,10 @@
 """Play a game against the bots in the terminal: ``rummy-env play <game> [--seat N] [--opponents SPEC]``.
 
-Each turn shows your view (your cards sorted and grouped by suit, the melds on the table with
-their owners and ``@k`` numbers, the discard pile, hand sizes, scores and the game's state in words;
-Ginny-O's board with a legend; I Doubt It's pile, pending claim and the rank due) and the legal
-moves, numbered and as text, in columns or summed up when there are many. Answer with a number or with the move's text in
+Each turn shows your view as :func:`rummy_env.render.view_text` draws it (the one text layout,
+also ``render_mode="ansi"`` and the replay's: your cards sorted and grouped by suit, the melds on the
+table with their owners and ``@k`` numbers, the discard pile, hand sizes, scores and the game's state
+in words; Ginny-O's board with a legend; I Doubt It's pile, pending claim and the rank due) and the
+legal moves, numbered and as text, in columns or summed up when there are many. Answer with a number or with the move's text in
 any case (``discard 7h``, ``meld 10h jh qh``); ``help``, ``hint`` (what the rule-based agent would
 play), ``moves [WORD]`` (list every legal move, or those containing WORD), ``view`` and ``quit`` also
 work. A bad answer gets a message and a new prompt. Your own draws are announced to you ("you draw
@@ -25,7 +26,6 @@ From Python: ``main(["rummy", "--seat", "0"], input_fn=..., out=...)`` (the test
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from collections import Counter
@@ -36,33 +36,16 @@ import numpy as np
 from rummy_env.agents.registry import AGENT_SPECS, make_agent
 from rummy_env.experiments.options import add_option_argument, parse_env_options
 from rummy_env.registry import GAMES, make_env
+from rummy_env.render import (MAX_LISTED, TextStyle, move_lines, number, plural, seat_name, title, use_colour,
+                              view_text)
 
-MAX_LISTED = 30
-"""Moves listed each turn (in columns); longer lists are summed up, ``moves`` lists all of them."""
-SCREEN_WIDTH = 80
-"""Width of the terminal the move columns are laid out for."""
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
-NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
-RANK_NAMES = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes",
-              "7": "sevens", "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens",
-              "K": "kings"}
-RANK_NAME = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-             "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
-RANK_ORDER = "A23456789TJQK"
-PREMIUM_LEGEND = "premium squares: y/g tile x2/x3, r/b meld x2/x3, r/c start; 8D* = joker as 8D"
-"""Ginny-O's premium squares (GO-2, GO-3) as the board text shows them."""
-GAME_TITLES = {"rummy": "Rummy", "tongits": "Tongits", "i_doubt_it": "I Doubt It",
-               "contract_rummy": "Contract Rummy", "ginny_o": "Ginny-O"}
 HAND_WORD = {"rummy": "round", "tongits": "hand", "contract_rummy": "deal"}
 """What each game calls one deal of the cards (its rules' word)."""
-ANSI_CODE = re.compile(r"\033\[[0-9;]*m")
 NEW_HAND_EVENT = re.compile(r"^round \d+: ")
 """An event that opens the next round (Rummy's deal): shown after the last round's result."""
-
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SUIT_SYMBOL = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 HELP = """\
 Answer with:
@@ -115,270 +98,6 @@ def _namespace(argv_or_namespace: Sequence[str] | argparse.Namespace | None) -> 
     return build_parser().parse_args(argv)
 
 
-class Style:
-    """ANSI colours, or none."""
-
-    def __init__(self, colour: bool):
-        self.colour = colour
-
-    def _wrap(self, code: str, text: str) -> str:
-        return f"\033[{code}m{text}\033[0m" if self.colour else text
-
-    def card(self, text: str) -> str:
-        t = text.strip().upper()
-        if t.startswith("JK"):
-            return self._wrap("35", text)
-        return self._wrap("31", text) if t[-1:] in ("D", "H") else text
-
-    def cards(self, texts: Sequence[str]) -> str:
-        return " ".join(self.card(t) for t in texts)
-
-    def bold(self, text: str) -> str:
-        return self._wrap("1", text)
-
-    def dim(self, text: str) -> str:
-        return self._wrap("2", text)
-
-
-def group_by_suit(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """The hand grouped by suit in C D H S order, jokers (and anything else) last; each group keeps
-    the view's order (the view sorts by suit then rank)."""
-    groups: dict[str, list[str]] = {s: [] for s in "CDHS"}
-    other: list[str] = []
-    for t in hand:
-        suit = t.strip().upper()[-1:]
-        (groups[suit] if suit in groups and not t.upper().startswith("JK") else other).append(t)
-    out = [(SUIT_SYMBOL[s] + " " + SUIT_NAMES[s], cards) for s, cards in groups.items() if cards]
-    if other:
-        out.append(("jokers", other))
-    return out
-
-
-def plural(count: int, word: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{count} {word if count == 1 else word + 's'}"
-
-
-def seat_name(i: int, seat: int) -> str:
-    """``you`` for your own seat, else ``player_i``."""
-    return "you" if i == seat else f"player_{i}"
-
-
-def number(value) -> str:
-    """A score as a person writes it: 3, not 3.0."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def contract_words(needs: dict) -> str:
-    """Contract Rummy's contract (CR-7) in words: ``two sets of 3``, ``one set of 3 and two runs``."""
-    parts = []
-    for key, one, many in (("sets", "set of 3", "sets of 3"), ("runs", "run", "runs")):
-        k = int(needs.get(key, 0))
-        if k:
-            parts.append(f"{NUMBER_WORDS.get(k, k)} {one if k == 1 else many}")
-    return " and ".join(parts)
-
-
-def status_lines(view: dict) -> list[str]:
-    """The game's own state in words (the round, the dealer, duties of this turn)."""
-    game, seat = view.get("game", ""), view.get("seat", 0)
-    me = view.get("to_play") == seat
-    lines = []
-    if game.startswith("rummy"):
-        options = view.get("options") or {}
-        target = options.get("target_score", 0)
-        goal = (f"first to {target} points wins" if target else
-                f"{plural(options.get('max_rounds', 1), 'round')}, the highest total wins")
-        if view.get("done"):
-            lines.append(f"the match is over after {plural(view.get('rounds_played', 0), 'round')}")
-        else:
-            lines.append(f"round {view.get('rounds_played', 0) + 1} ({goal}), "
-                         f"dealer {seat_name(view.get('dealer', 0), seat)}")
-        if me and view.get("rummy_possible") and view.get("phase") == "play":
-            lines.append("going out this turn would be rummy: double points")
-        if view.get("turnovers"):
-            lines.append(f"the stock has been turned over {plural(view['turnovers'], 'time')}")
-        if me and view.get("taken_card"):
-            lines.append(f"you took {view['taken_card']} from the discard pile: you may not discard it this turn")
-    elif game.startswith("tongits"):
-        if not view.get("done"):
-            lines.append(f"hand {view.get('hand_index', 0) + 1} of {view.get('hands_per_match', 1)}, "
-                         f"dealer {seat_name(view.get('dealer', 0), seat)}; most chips after "
-                         f"{plural(view.get('hands_per_match', 1), 'hand')} wins")
-        blocked = [seat_name(i, seat) for i, b in enumerate(view.get("blocked", [])) if b]
-        if blocked:
-            lines.append(f"may not call a draw this turn (someone laid off on their meld): {', '.join(blocked)}")
-        if view.get("caller", -1) >= 0:
-            lines.append(f"{seat_name(view['caller'], seat)} called a draw: challenge (show hands, lowest "
-                         "points wins) or fold")
-            if me and view.get("legal_actions") == ["fold"]:
-                lines.append("you may only fold: a challenger needs a meld, a secret or four of a kind")
-        secrets = [f"{seat_name(i, seat)} {plural(k, 'secret meld')}"
-                   for i, k in enumerate(view.get("secrets", [])) if k]
-        if secrets:
-            lines.append("face-down (secret) melds: " + ", ".join(secrets))
-        if me and view.get("taken"):
-            lines.append(f"you took {view['taken']}: meld it now")
-    elif game.startswith("contract_rummy"):
-        lines.append(f"deal {view.get('deal_index', 0) + 1} of {view.get('num_deals', 1)}, "
-                     f"contract {view.get('contract')}: {contract_words(view.get('contract_needs', {}))}; "
-                     f"dealer {seat_name(view.get('dealer', 0), seat)}; lowest total wins")
-        down = [seat_name(i, seat) for i, d in enumerate(view.get("down", [])) if d]
-        if down:
-            lines.append("down (contract laid): " + ", ".join(down))
-        if me and view.get("must_use"):
-            lines.append(f"you must put {view['must_use']} on the table this turn")
-        if me and view.get("banned"):
-            lines.append(f"you may not discard {view['banned']} this turn")
-    elif game.startswith("ginny_o"):
-        limit, stall = view.get("stall_limit", 0), view.get("stall", 0)
-        lines.append(f"box: {plural(view.get('stock_size', 0), 'tile')}; turns without a play: {stall} "
-                     f"(the game ends at {limit})")
-        if view.get("placed"):
-            lines.append("placed this turn: " + ", ".join(view["placed"]))
-    return lines
-
-
-def hand_by_rank(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """I Doubt It's hand, where only ranks matter (DI-5): (rank, cards) groups, ace first."""
-    groups: dict[str, list[str]] = {}
-    for t in hand:
-        groups.setdefault(t[:-1], []).append(t)
-    return sorted(groups.items(), key=lambda kv: RANK_ORDER.index(kv[0]) if kv[0] in RANK_ORDER else 99)
-
-
-def wrap(items: Sequence[str], indent: str = "  ", sep: str = "   ", width: int = SCREEN_WIDTH) -> list[str]:
-    """``items`` joined by ``sep`` into lines of at most ``width`` characters."""
-    lines, line = [], indent
-    for item in items:
-        if line.strip() and len(ANSI_CODE.sub("", line + sep + item)) > width:
-            lines.append(line)
-            line = indent
-        line += (sep if line.strip() else "") + item
-    if line.strip():
-        lines.append(line)
-    return lines
-
-
-def title(view: dict) -> str:
-    """The game's name as people write it: ``Contract Rummy``."""
-    key = str(view.get("game", "")).removesuffix("_v0")
-    return GAME_TITLES.get(key, key)
-
-
-def format_i_doubt_it(view: dict, style: Style) -> str:
-    """I Doubt It's table: hand sizes, the face-down pile, the claim being doubted, the rank due
-    next and the cards known to be in other hands (DI-9, DI-14, DI-20); no stock or discard pile."""
-    seat, to_play = view.get("seat", 0), view.get("to_play", -1)
-    task = "doubt or pass" if view.get("claim") else "play"
-    state = "game over" if view.get("done") else (
-        f"your turn: {task}" if to_play == seat else f"player_{to_play} to {task}")
-    lines = [style.bold(f"=== I Doubt It | you are player_{seat} | {state} ===")]
-    known = view.get("known") or []
-    places, out = view.get("places") or [], view.get("out") or []
-    for i, size in enumerate(view.get("hand_sizes", [])):
-        who = f"player_{i}" + (" (you)" if i == seat else "")
-        turn = "  <- to play" if i == to_play and not view.get("done") else ""
-        place = places[i] if i < len(places) else 0
-        note = f"   {'out, ' if i < len(out) and out[i] else ''}place {place}" if place else ""
-        held = known[i] if i < len(known) and i != seat else {}
-        if held:
-            note += "   known to hold: " + " ".join(
-                " ".join([r] * k) for r, k in sorted(held.items(), key=lambda kv: RANK_ORDER.index(kv[0])))
-        lines.append(f"  {who:<16} {plural(size, 'card'):>9}{note}{turn}")
-    pile = int(view.get("pile_size", 0))
-    own = view.get("own_pile") or []
-    lines.append(f"pile: {plural(pile, 'card')} face down" + (f" (yours among them: {' '.join(own)})" if own else ""))
-    claim = view.get("claim")
-    if claim:
-        count, rank = int(claim["count"]), claim["rank"]
-        said = f"{NUMBER_WORDS.get(count, count)} {RANK_NAMES[rank] if count > 1 else RANK_NAME[rank]}"
-        lines.append(f"claim: {seat_name(claim['seat'], seat)} played {plural(count, 'card')} saying "
-                     f"\"{said}\" - doubt it or pass")
-    if not view.get("done"):
-        rank = view.get("rank")
-        held = sum(1 for t in view.get("hand", []) if t[:-1] == rank)
-        lines.append(f"next play must claim: {RANK_NAMES.get(rank, rank)} (you hold {held})")
-    reveal = view.get("last_reveal")
-    if reveal:
-        lines.append(f"last doubt: {seat_name(reveal['seat'], seat)} showed {' '.join(reveal['cards'])} "
-                     f"({'true' if reveal['true'] else 'a lie'}); {seat_name(reveal['taker'], seat)} took the pile")
-    hand = list(view.get("hand", []) or [])
-    lines.append(style.bold(f"your hand ({plural(len(hand), 'card')}), by rank:"))
-    lines.extend(wrap([f"{rank}: {style.cards(cards)}" for rank, cards in hand_by_rank(hand)]))
-    return "\n".join(lines)
-
-
-def format_board(view: dict) -> str:
-    """Ginny-O's board, 4 characters a square so a joker (``8D*``) keeps the grid aligned; empty
-    premium squares in lower case (GO-2), with a legend."""
-    cols = "ABCDEFGHIJKLMNO"
-    board, premium = view.get("board") or [], view.get("premium") or []
-    lines = ["   " + "".join(f"{c:>4}" for c in cols[:len(board[0]) if board else 15])]
-    for r, row in enumerate(board):
-        cells = []
-        for c, tile in enumerate(row):
-            if tile:
-                text = tile[3:] + "*" if tile.startswith("JK=") else tile
-            else:
-                square = premium[r][c] if r < len(premium) and c < len(premium[r]) else "."
-                text = square.lower()
-            cells.append(f"{text:>4}")
-        lines.append(f"{r + 1:>3}" + "".join(cells))
-    lines.append(PREMIUM_LEGEND)
-    return "\n".join(lines)
-
-
-def format_view(view: dict, style: Style, board_text: str | None = None) -> str:
-    """The seat's view as text: players, the game's state in words, stock and discard, melds by
-    owner (numbered ``@k`` as in the moves), the hand by suit. I Doubt It has its own table."""
-    if str(view.get("game", "")).startswith("i_doubt_it"):
-        return format_i_doubt_it(view, style)
-    seat, to_play = view.get("seat", 0), view.get("to_play", -1)
-    lines = []
-    name = title(view)
-    state = "game over" if view.get("done") else (
-        f"your turn ({view.get('phase')})" if to_play == seat else f"player_{to_play} to play ({view.get('phase')})")
-    lines.append(style.bold(f"=== {name} | you are player_{seat} | {state} ==="))
-    if board_text:
-        lines.append(board_text.rstrip())
-    sizes, scores = view.get("hand_sizes", []), view.get("scores", [])
-    unit = "tile" if "board" in view else "card"
-    for i in range(int(view.get("num_players", len(sizes)))):
-        who = f"player_{i}" + (" (you)" if i == seat else "")
-        turn = "  <- to play" if i == to_play and not view.get("done") else ""
-        size = plural(sizes[i], unit) if i < len(sizes) else "-"
-        score = number(scores[i]) if i < len(scores) else "-"
-        lines.append(f"  {who:<18} {size:>9}   score {score}{turn}")
-    lines.extend("  " + line for line in status_lines(view))
-    if "board" not in view:
-        discard = list(view.get("discard", []) or [])
-        pile = style.cards(discard[-12:]) if discard else "(empty)"
-        more = f"... {len(discard) - 12} more below, " if len(discard) > 12 else ""
-        lines.append(f"stock: {plural(view.get('stock_size', 0), 'card')}   "
-                     f"discard pile ({more}top card last): {pile}")
-    melds = list(view.get("melds", []) or [])
-    if melds and "board" not in view:
-        lines.append("melds on the table:")
-        owners: dict = {}
-        for m in melds:
-            owners.setdefault(m.get("owner"), []).append(m)
-        for owner in sorted(owners, key=lambda o: (not isinstance(o, int), o if isinstance(o, int) else 0)):
-            who = f"player_{owner}" if isinstance(owner, int) and owner >= 0 else "table"
-            parts = [f"@{m.get('index')}: {style.cards(m.get('cards', []))}" for m in owners[owner]]
-            lines.append(f"  {who:<10} " + "   ".join(parts))
-    hand = list(view.get("hand", []) or [])
-    if "board" in view:  # one line, so that the board and the moves fit the screen
-        lines.append(style.bold(f"your rack ({plural(len(hand), unit)}): ") + style.cards(hand))
-        return "\n".join(lines)
-    lines.append(style.bold(f"your hand ({plural(len(hand), unit)}):"))
-    for label, cards in group_by_suit(hand):
-        lines.append(f"  {label:<11} {style.cards(cards)}")
-    return "\n".join(lines)
-
-
 def hand_mark(view: dict) -> tuple:
     """What changes when a hand, round or deal ends: its counter and ``done``."""
     counter = next((view[k] for k in ("rounds_played", "hand_index", "deal_index") if k in view), 0)
@@ -395,7 +114,7 @@ def score_changes(before: Sequence, after: Sequence, seat: int) -> str:
     return "scores: " + ", ".join(parts)
 
 
-def hand_result(view: dict, scores_before: Sequence, style: Style) -> list[str]:
+def hand_result(view: dict, scores_before: Sequence, style: TextStyle) -> list[str]:
     """The end of the hand (round, deal or game) just played, in words: who won and how, the hands
     the rules reveal with their points, and the score changes."""
     game, seat = str(view.get("game", "")), view.get("seat", 0)
@@ -490,8 +209,7 @@ class Session:
         self.ns = ns = _namespace(ns)
         self.input_fn = input_fn
         self.out = out
-        colour = not ns.no_color and hasattr(out, "isatty") and out.isatty() and "NO_COLOR" not in os.environ
-        self.style = Style(colour)
+        self.style = TextStyle(not ns.no_color and use_colour(out))
         options = parse_env_options(ns.option)
         if ns.players is not None:
             if options.get("num_players", ns.players) != ns.players:
@@ -618,12 +336,9 @@ class Session:
         for e in held:
             self.say(self.style.dim("  " + e))
 
-    def board_text(self, view: dict) -> str | None:
-        return format_board(view) if "board" in view else None
-
     def show_view(self, view: dict) -> None:
         self.say()
-        self.say(format_view(view, self.style, self.board_text(view)))
+        self.say(view_text(view, self.style.colour))
 
     def list_moves(self, texts: list[str], word: str | None = None, limit: int | None = None) -> None:
         """The moves (those containing ``word``) numbered, in columns; more than ``limit`` are
@@ -632,32 +347,11 @@ class Session:
         if not rows:
             self.say(f"no legal move contains {word!r}")
             return
+        for line in move_lines(rows, limit=limit):
+            self.say(line)
         if limit is not None and len(rows) > limit:
-            self.summarise_moves(rows)
-            return
-        self.columns(rows, len(str(len(texts))))
-
-    def columns(self, rows: list[tuple[int, str]], width: int) -> None:
-        cells = [f"{i:>{width}}. {t}" for i, t in rows]
-        cell = max(len(c) for c in cells) + 3
-        per_line = max(1, (SCREEN_WIDTH - 2) // cell)
-        for k in range(0, len(cells), per_line):
-            self.say("  " + "".join(c.ljust(cell) for c in cells[k:k + per_line]).rstrip())
-
-    def summarise_moves(self, rows: list[tuple[int, str]]) -> None:
-        """Moves grouped by their first word: small groups listed, large ones counted."""
-        groups: dict[str, list[tuple[int, str]]] = {}
-        for row in rows:
-            groups.setdefault(row[1].split()[0], []).append(row)
-        small = [row for verb, group in groups.items() if len(group) <= 4 for row in group]
-        if small:
-            self.columns(small, len(str(rows[-1][0])))
-        for verb, group in groups.items():
-            if len(group) > 4:
-                examples = ", ".join(t for _, t in group[:3])
-                self.say(f"  {verb} ...: {plural(len(group), 'move')} (e.g. {examples})")
-        sample = next((t for _, t in rows if len(t.split()) > 1), rows[0][1])
-        self.say(f"  type a move (e.g. '{sample}'), or 'moves WORD' to list those containing WORD")
+            sample = next((t for _, t in rows if len(t.split()) > 1), rows[0][1])
+            self.say(f"  type a move (e.g. '{sample}'), or 'moves WORD' to list those containing WORD")
 
     def human_turn(self, mask: np.ndarray) -> int:
         raw, seat = self.raw, self.ns.seat

@@ -75,9 +75,6 @@ class Game(Protocol):
         (e.g. Ginny-O's ``board``); ``revealed_hands`` appears when the rules make hands public.
         """
 
-    def render_text(self, seat: int) -> str:
-        """Readable text table of ``seat``'s view."""
-
     def action_to_text(self, action: int) -> str: ...
 
     def text_to_action(self, text: str) -> int: ...
@@ -305,11 +302,8 @@ class CardGameEnv(AECEnv):
         if self.render_mode == "rgb_array":
             from .render import view_to_rgb
             return view_to_rgb(self.game.view(seat), self.metadata["name"])
-        text = self.game.render_text(seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        from .render import render_as_text
+        return render_as_text(self.game.view(seat), self.render_mode)
 
     def _repr_html_(self) -> str:
         from .render import view_to_html

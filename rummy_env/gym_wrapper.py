@@ -168,8 +168,5 @@ class SingleAgentEnv(gym.Env):
     def render(self):
         if self.render_mode is None or self.game is None:
             return None
-        text = self.game.render_text(self.seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        from .render import render_as_text
+        return render_as_text(self.game.view(self.seat), self.render_mode)

@@ -1,19 +1,24 @@
-"""Pictures of a seat's view: an RGB array (``render_mode="rgb_array"``) and HTML (Jupyter).
+"""Pictures of a seat's view: an RGB array (``render_mode="rgb_array"``) and HTML (Jupyter), and
+its one text table (:func:`view_text`: ``render_mode="ansi"``/``"human"``, the terminal player of
+``rummy-env play`` and ``rummy-env replay``, with colours or without).
 
-Both work on the structured view every game gives (``Game.view`` in :mod:`rummy_env.base`), so
+All three work on the structured view every game gives (``Game.view`` in :mod:`rummy_env.base`), so
 they draw any of the five games: the seat's hand, the melds on the table grouped by owner, the
 discard pile and the stock (in I Doubt It the face-down pile and the claim instead), every seat's
 hand size and score, ``revealed_hands`` when the rules make hands public, and the last public events.
 A view with a ``board`` (Ginny-O) is drawn by ``rummy_env.games.ginny_o_board.board_to_rgb`` for RGB
 and as a table of coloured squares in HTML.
 
-Nothing here reads engine state: the pictures show exactly what the seat may know.
+Nothing here reads engine state: the pictures and the text show exactly what the seat may know.
 """
 from __future__ import annotations
 
 import html
+import os
+import re
+import sys
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence, TextIO
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -69,6 +74,344 @@ def is_red(suit: str | None) -> bool:
 
 def _seat_name(i: int) -> str:
     return f"player_{i}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Text: render_mode="ansi" and "human", the terminal player and the replay
+# ---------------------------------------------------------------------------------------------
+TEXT_WIDTH = 80
+"""Width of the terminal the text table and the move columns are laid out for."""
+MAX_LISTED = 30
+"""Moves listed in columns; a longer list is summed up by its first words."""
+ANSI_CODE = re.compile(r"\033\[[0-9;]*m")
+GAME_TITLES = {"rummy": "Rummy", "tongits": "Tongits", "i_doubt_it": "I Doubt It",
+               "contract_rummy": "Contract Rummy", "ginny_o": "Ginny-O"}
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+RANK_NAMES = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes",
+              "7": "sevens", "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens",
+              "K": "kings"}
+RANK_NAME = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+             "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+RANK_ORDER = "A23456789TJQK"
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+PREMIUM_LEGEND = "premium squares: y/g tile x2/x3, r/b meld x2/x3, r/c start; 8D* = joker as 8D"
+"""Ginny-O's premium squares (GO-2, GO-3) as the text board shows them."""
+
+
+class TextStyle:
+    """ANSI colours (red hearts and diamonds, purple jokers, bold, dim), or none."""
+
+    def __init__(self, colour: bool):
+        self.colour = colour
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.colour else text
+
+    def card(self, text: str) -> str:
+        t = text.strip().upper()
+        if t.startswith("JK"):
+            return self._wrap("35", text)
+        return self._wrap("31", text) if t[-1:] in ("D", "H") else text
+
+    def cards(self, texts: Sequence[str]) -> str:
+        return " ".join(self.card(t) for t in texts)
+
+    def bold(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._wrap("2", text)
+
+
+def use_colour(stream: TextIO) -> bool:
+    """Whether text written to ``stream`` gets ANSI colours: only on a terminal, and never
+    with the ``NO_COLOR`` environment variable set."""
+    return hasattr(stream, "isatty") and stream.isatty() and "NO_COLOR" not in os.environ
+
+
+def plural(count: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{count} {word if count == 1 else word + 's'}"
+
+
+def seat_name(i: int, seat: int) -> str:
+    """``you`` for the view's own seat, else ``player_i``."""
+    return "you" if i == seat else f"player_{i}"
+
+
+def number(value: Any) -> str:
+    """A score as a person writes it: 3, not 3.0; ``-`` for none."""
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def title(view: dict) -> str:
+    """The game's name as people write it: ``Contract Rummy``."""
+    key = str(view.get("game", "")).removesuffix("_v0")
+    return GAME_TITLES.get(key, key)
+
+
+def wrap(items: Sequence[str], indent: str = "  ", sep: str = "   ", width: int = TEXT_WIDTH) -> list[str]:
+    """``items`` joined by ``sep`` into lines of at most ``width`` visible characters."""
+    lines, line = [], indent
+    for item in items:
+        if line.strip() and len(ANSI_CODE.sub("", line + sep + item)) > width:
+            lines.append(line)
+            line = indent
+        line += (sep if line.strip() else "") + item
+    if line.strip():
+        lines.append(line)
+    return lines
+
+
+def group_by_suit(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """The hand grouped by suit in C D H S order, jokers (and anything else) last; each group keeps
+    the view's order (the view sorts by suit then rank)."""
+    groups: dict[str, list[str]] = {s: [] for s in "CDHS"}
+    other: list[str] = []
+    for t in hand:
+        suit = t.strip().upper()[-1:]
+        (groups[suit] if suit in groups and not t.upper().startswith("JK") else other).append(t)
+    out = [(SUIT_SYMBOL[s] + " " + SUIT_NAMES[s], cards) for s, cards in groups.items() if cards]
+    if other:
+        out.append(("jokers", other))
+    return out
+
+
+def hand_by_rank(hand: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """I Doubt It's hand, where only ranks matter (DI-5): (rank, cards) groups, ace first."""
+    groups: dict[str, list[str]] = {}
+    for t in hand:
+        groups.setdefault(t[:-1], []).append(t)
+    return sorted(groups.items(), key=lambda kv: RANK_ORDER.index(kv[0]) if kv[0] in RANK_ORDER else 99)
+
+
+def contract_words(needs: dict) -> str:
+    """Contract Rummy's contract (CR-7) in words: ``two sets of 3``, ``one set of 3 and two runs``."""
+    parts = []
+    for key, one, many in (("sets", "set of 3", "sets of 3"), ("runs", "run", "runs")):
+        k = int(needs.get(key, 0))
+        if k:
+            parts.append(f"{NUMBER_WORDS.get(k, k)} {one if k == 1 else many}")
+    return " and ".join(parts)
+
+
+def status_lines(view: dict) -> list[str]:
+    """The game's own state in words (the round, the dealer, the duties of this turn)."""
+    game, seat = view.get("game", ""), view.get("seat", 0)
+    me = view.get("to_play") == seat
+    lines = []
+    if game.startswith("rummy"):
+        options = view.get("options") or {}
+        target = options.get("target_score", 0)
+        goal = (f"first to {target} points wins" if target else
+                f"{plural(options.get('max_rounds', 1), 'round')}, the highest total wins")
+        if view.get("done"):
+            lines.append(f"the match is over after {plural(view.get('rounds_played', 0), 'round')}")
+        else:
+            lines.append(f"round {view.get('rounds_played', 0) + 1} ({goal}), "
+                         f"dealer {seat_name(view.get('dealer', 0), seat)}")
+        if me and view.get("rummy_possible") and view.get("phase") == "play":
+            lines.append("going out this turn would be rummy: double points")
+        if view.get("turnovers"):
+            lines.append(f"the stock has been turned over {plural(view['turnovers'], 'time')}")
+        if me and view.get("taken_card"):
+            lines.append(f"you took {view['taken_card']} from the discard pile: you may not discard it this turn")
+    elif game.startswith("tongits"):
+        if not view.get("done"):
+            lines.append(f"hand {view.get('hand_index', 0) + 1} of {view.get('hands_per_match', 1)}, "
+                         f"dealer {seat_name(view.get('dealer', 0), seat)}; most chips after "
+                         f"{plural(view.get('hands_per_match', 1), 'hand')} wins")
+        blocked = [seat_name(i, seat) for i, b in enumerate(view.get("blocked", [])) if b]
+        if blocked:
+            lines.append(f"may not call a draw this turn (someone laid off on their meld): {', '.join(blocked)}")
+        if view.get("caller", -1) >= 0:
+            lines.append(f"{seat_name(view['caller'], seat)} called a draw: challenge (show hands, lowest "
+                         "points wins) or fold")
+            if me and view.get("legal_actions") == ["fold"]:
+                lines.append("you may only fold: a challenger needs a meld, a secret or four of a kind")
+        secrets = [f"{seat_name(i, seat)} {plural(k, 'secret meld')}"
+                   for i, k in enumerate(view.get("secrets", [])) if k]
+        if secrets:
+            lines.append("face-down (secret) melds: " + ", ".join(secrets))
+        if me and view.get("taken"):
+            lines.append(f"you took {view['taken']}: meld it now")
+    elif game.startswith("contract_rummy"):
+        lines.append(f"deal {view.get('deal_index', 0) + 1} of {view.get('num_deals', 1)}, "
+                     f"contract {view.get('contract')}: {contract_words(view.get('contract_needs', {}))}; "
+                     f"dealer {seat_name(view.get('dealer', 0), seat)}; lowest total wins")
+        down = [seat_name(i, seat) for i, d in enumerate(view.get("down", [])) if d]
+        if down:
+            lines.append("down (contract laid): " + ", ".join(down))
+        if me and view.get("must_use"):
+            lines.append(f"you must put {view['must_use']} on the table this turn")
+        if me and view.get("banned"):
+            lines.append(f"you may not discard {view['banned']} this turn")
+    elif game.startswith("ginny_o"):
+        limit, stall = view.get("stall_limit", 0), view.get("stall", 0)
+        lines.append(f"box: {plural(view.get('stock_size', 0), 'tile')}; turns without a play: {stall} "
+                     f"(the game ends at {limit})")
+        if view.get("placed"):
+            lines.append("placed this turn: " + ", ".join(view["placed"]))
+    return lines
+
+
+def board_text(view: dict) -> list[str]:
+    """Ginny-O's board, 4 characters a square so that a joker (``8D*``) keeps the grid aligned;
+    empty premium squares in lower case (GO-2), with a legend."""
+    cols = "ABCDEFGHIJKLMNO"
+    board, premium = view.get("board") or [], view.get("premium") or []
+    lines = ["   " + "".join(f"{c:>4}" for c in cols[:len(board[0]) if board else 15])]
+    for r, row in enumerate(board):
+        cells = []
+        for c, tile in enumerate(row):
+            if tile:
+                text = tile[3:] + "*" if tile.startswith("JK=") else tile
+            else:
+                square = premium[r][c] if r < len(premium) and c < len(premium[r]) else "."
+                text = square.lower()
+            cells.append(f"{text:>4}")
+        lines.append(f"{r + 1:>3}" + "".join(cells))
+    lines.append(PREMIUM_LEGEND)
+    return lines
+
+
+def pile_table(view: dict, style: TextStyle, width: int) -> list[str]:
+    """I Doubt It's table: hand sizes, the face-down pile, the claim being doubted, the rank due
+    next and the cards known to be in other hands (DI-9, DI-14, DI-20); no stock or discard pile."""
+    seat, to_play = view.get("seat", 0), view.get("to_play", -1)
+    task = "doubt or pass" if view.get("claim") else "play"
+    state = "game over" if view.get("done") else (
+        f"your turn: {task}" if to_play == seat else f"player_{to_play} to {task}")
+    lines = [style.bold(f"=== {title(view)} | you are player_{seat} | {state} ===")]
+    known = view.get("known") or []
+    places, out = view.get("places") or [], view.get("out") or []
+    for i, size in enumerate(view.get("hand_sizes", [])):
+        who = f"player_{i}" + (" (you)" if i == seat else "")
+        turn = "  <- to play" if i == to_play and not view.get("done") else ""
+        place = places[i] if i < len(places) else 0
+        note = f"   {'out, ' if i < len(out) and out[i] else ''}place {place}" if place else ""
+        held = known[i] if i < len(known) and i != seat else {}
+        if held:
+            note += "   known to hold: " + " ".join(
+                " ".join([r] * k) for r, k in sorted(held.items(), key=lambda kv: RANK_ORDER.index(kv[0])))
+        lines.append(f"  {who:<16} {plural(size, 'card'):>9}{note}{turn}")
+    own = view.get("own_pile") or []
+    lines.append(f"pile: {plural(int(view.get('pile_size', 0)), 'card')} face down"
+                 + (f" (yours among them: {' '.join(own)})" if own else ""))
+    claim = view.get("claim")
+    if claim:
+        count, rank = int(claim["count"]), claim["rank"]
+        said = f"{NUMBER_WORDS.get(count, count)} {RANK_NAMES[rank] if count > 1 else RANK_NAME[rank]}"
+        lines.append(f"claim: {seat_name(claim['seat'], seat)} played {plural(count, 'card')} saying "
+                     f"\"{said}\" - doubt it or pass")
+    if not view.get("done"):
+        rank = view.get("rank")
+        held = sum(1 for t in view.get("hand", []) if t[:-1] == rank)
+        lines.append(f"next play must claim: {RANK_NAMES.get(rank, rank)} (you hold {held})")
+    reveal = view.get("last_reveal")
+    if reveal:
+        lines.append(f"last doubt: {seat_name(reveal['seat'], seat)} showed {' '.join(reveal['cards'])} "
+                     f"({'true' if reveal['true'] else 'a lie'}); {seat_name(reveal['taker'], seat)} took the pile")
+    hand = list(view.get("hand", []) or [])
+    lines.append(style.bold(f"your hand ({plural(len(hand), 'card')}), by rank:"))
+    lines.extend(wrap([f"{rank}: {style.cards(cards)}" for rank, cards in hand_by_rank(hand)], width=width))
+    return lines
+
+
+def card_table(view: dict, style: TextStyle) -> list[str]:
+    """The table of the games with a stock: players, the game's state in words, stock and discard
+    pile, melds by owner (numbered ``@k`` as in the action text), the hand by suit; Ginny-O's board
+    with its legend and the rack on one line instead of pile, melds and hand."""
+    seat, to_play = view.get("seat", 0), view.get("to_play", -1)
+    phase = view.get("phase")
+    state = "game over" if view.get("done") else (
+        f"your turn ({phase})" if to_play == seat else f"player_{to_play} to play ({phase})")
+    lines = [style.bold(f"=== {title(view)} | you are player_{seat} | {state} ===")]
+    on_board = "board" in view
+    if on_board:
+        lines.extend(board_text(view))
+    sizes, scores = view.get("hand_sizes", []), view.get("scores", [])
+    unit = "tile" if on_board else "card"
+    for i in range(int(view.get("num_players", len(sizes)))):
+        who = f"player_{i}" + (" (you)" if i == seat else "")
+        turn = "  <- to play" if i == to_play and not view.get("done") else ""
+        size = plural(sizes[i], unit) if i < len(sizes) else "-"
+        score = number(scores[i]) if i < len(scores) else "-"
+        lines.append(f"  {who:<18} {size:>9}   score {score}{turn}")
+    lines.extend("  " + line for line in status_lines(view))
+    hand = list(view.get("hand", []) or [])
+    if on_board:  # the rack on one line, so that the board and the moves fit the screen
+        lines.append(style.bold(f"your rack ({plural(len(hand), unit)}): ") + style.cards(hand))
+        return lines
+    discard = list(view.get("discard", []) or [])
+    pile = style.cards(discard[-12:]) if discard else "(empty)"
+    more = f"... {len(discard) - 12} more below, " if len(discard) > 12 else ""
+    lines.append(f"stock: {plural(view.get('stock_size', 0), 'card')}   "
+                 f"discard pile ({more}top card last): {pile}")
+    groups = _meld_groups(view)
+    if groups:
+        lines.append("melds on the table:")
+    for owner, melds in groups:
+        parts = [f"@{m.get('index')}{' (secret)' if m.get('secret') else ''}: {style.cards(m.get('cards', []))}"
+                 for m in melds]
+        lines.append(f"  {_owner_text(owner):<10} " + "   ".join(parts))
+    lines.append(style.bold(f"your hand ({plural(len(hand), unit)}):"))
+    for label, cards in group_by_suit(hand):
+        lines.append(f"  {label:<11} {style.cards(cards)}")
+    return lines
+
+
+def move_lines(rows: Sequence[tuple[int, str]], width: int = TEXT_WIDTH, limit: int | None = None) -> list[str]:
+    """Numbered moves ``(number, text)`` in columns; more than ``limit`` are summed up by their
+    first word (small groups listed, large ones counted with examples)."""
+    if limit is None or len(rows) <= limit:
+        return _columns(rows, width, len(str(rows[-1][0])))
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for row in rows:
+        groups.setdefault(row[1].split()[0], []).append(row)
+    small = [row for group in groups.values() if len(group) <= 4 for row in group]
+    lines = _columns(small, width, len(str(rows[-1][0]))) if small else []
+    for verb, group in groups.items():
+        if len(group) > 4:
+            examples = ", ".join(t for _, t in group[:3])
+            lines.append(f"  {verb} ...: {plural(len(group), 'move')} (e.g. {examples})")
+    return lines
+
+
+def _columns(rows: Sequence[tuple[int, str]], width: int, digits: int) -> list[str]:
+    cells = [f"{i:>{digits}}. {t}" for i, t in rows]
+    cell = max(len(c) for c in cells) + 3
+    per_line = max(1, (width - 2) // cell)
+    return ["  " + "".join(c.ljust(cell) for c in cells[k:k + per_line]).rstrip()
+            for k in range(0, len(cells), per_line)]
+
+
+def view_text(view: dict, colour: bool = False, width: int = TEXT_WIDTH, moves: bool = False) -> str:
+    """The seat's view as a text table, the one layout of ``render_mode="ansi"``/``"human"``, the
+    terminal player and the replay: I Doubt It's pile and claim (a view with ``pile_size``), or
+    the table of the games with a stock (with Ginny-O's board). ``colour`` adds ANSI colours;
+    ``width`` is the screen's; ``moves`` appends the view's legal moves, numbered as in the
+    terminal player, summed up when there are more than :data:`MAX_LISTED`."""
+    style = TextStyle(colour)
+    lines = pile_table(view, style, width) if "pile_size" in view else card_table(view, style)
+    legal = view.get("legal_actions") or []
+    if moves and legal:
+        lines.append(f"legal moves ({len(legal)}):")
+        lines.extend(move_lines(list(enumerate(legal, 1)), width, MAX_LISTED))
+    return "\n".join(lines)
+
+
+def render_as_text(view: dict, render_mode: str) -> str | None:
+    """What ``render()`` gives in a text mode: ``"ansi"`` the view's table with its legal moves,
+    without colours; ``"human"`` the same printed (coloured on a terminal), returning None."""
+    if render_mode == "human":
+        print(view_text(view, use_colour(sys.stdout), moves=True))
+        return None
+    return view_text(view, moves=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rummy_env.experiments import play
-from rummy_env.experiments.play import format_board, format_view, group_by_suit, main, new_events
+from rummy_env.experiments.play import main, new_events
 from rummy_env.registry import GAMES
 
 # Full games are played in the games with short episodes; the others are played for a few turns.
@@ -75,24 +75,6 @@ def test_new_events_follows_a_sliding_window():
     assert new_events(["a", "b", "c"], ["b", "c", "d", "e"]) == ["d", "e"]
     assert new_events(["a", "b"], ["a", "b"]) == []
     assert new_events(["a"], ["x", "y"]) == ["x", "y"]
-
-
-def test_group_by_suit_keeps_order_and_puts_jokers_last():
-    groups = group_by_suit(["3C", "9C", "TD", "2S", "JK", "KS"])
-    assert [cards for _, cards in groups] == [["3C", "9C"], ["TD"], ["2S", "KS"], ["JK"]]
-    assert groups[0][0].endswith("clubs") and groups[-1][0] == "jokers"
-
-
-def test_format_view_shows_melds_by_owner_and_colours_red_cards():
-    view = {"game": "rummy_v0", "seat": 1, "num_players": 2, "to_play": 1, "phase": "play", "done": False,
-            "hand": ["AC", "9H"], "hand_sizes": [5, 2], "scores": [3.0, 0],
-            "melds": [{"index": 0, "owner": 0, "cards": ["7D", "8D", "9D"]}], "discard": ["KS"],
-            "stock_size": 20, "events": []}
-    text = format_view(view, play.Style(False))
-    assert "player_0   @0: 7D 8D 9D" in text and "player_1 (you)" in text and "score 3" in text
-    assert "discard pile (top card last): KS" in text and "stock: 20 cards" in text
-    coloured = format_view(view, play.Style(True))
-    assert "\033[31m9H\033[0m" in coloured and "\033[31mAC" not in coloured
 
 
 @pytest.mark.parametrize("game", FULL_GAME)
@@ -302,18 +284,6 @@ def test_one_opponent_is_named_in_the_singular():
     assert "opponent player_1 (random)" in out and "opponents" not in out.splitlines()[0]
     _, out, _ = run(["i_doubt_it", "--seed", "1", "--opponents", "random"], ["quit"])
     assert "opponents player_1, player_2, player_3 (random)" in out
-
-
-def test_ginny_o_board_keeps_its_grid_with_jokers_and_has_a_legend():
-    board = [[""] * 15 for _ in range(15)]
-    board[7][6], board[7][7], board[7][8] = "JK=8D", "8C", "8H"
-    premium = ["." * 15] * 7 + ["B..Y...C...Y..B"] + ["." * 15] * 7
-    text = format_board({"board": board, "premium": premium})
-    rows = text.splitlines()[:16]
-    assert len({len(r) for r in rows}) == 1 and len(rows[0]) <= 80
-    assert "8D*  8C  8H" in rows[8] and " b   .   .   y" in rows[8]
-    assert "premium squares:" in text and "8D* = joker as 8D" in text
-    assert all(len(line) <= 80 for line in text.splitlines())
 
 
 def test_cards_you_pick_up_are_named_to_you():

@@ -1,15 +1,20 @@
-"""Pictures of a view: ``rummy_env.render`` (RGB frames and HTML), on built views and real games."""
+"""Pictures and text of a view: ``rummy_env.render`` (RGB frames, HTML and the text table), on built
+views and real games."""
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
 import pytest
 
 from rummy_env import render
+from rummy_env.agents.registry import make_agent
+from rummy_env.experiments.play import main
+from rummy_env.experiments.replay import replay_game
 from rummy_env.registry import GAMES, make_env
-from rummy_env.render import (MIN_HEIGHT, RED, WIDTH, board_html, board_tiles, card_face, card_html,
-                              view_to_html, view_to_rgb)
+from rummy_env.render import (ANSI_CODE, MAX_LISTED, MIN_HEIGHT, RED, WIDTH, board_html, board_text, board_tiles,
+                              card_face, card_html, group_by_suit, view_text, view_to_html, view_to_rgb)
 
 
 def make_view(**changes) -> dict:
@@ -171,6 +176,105 @@ def test_i_doubt_it_ansi_shows_pile_and_pending_claim_in_words():
     env.reset(seed=1)
     env.step(env.unwrapped.text_to_action("play " + env.unwrapped.view(env.agent_selection)["hand"][0][:-1]))
     text = env.render()
-    assert re.search(r"^pile: 1 card face down; next claim: \w$", text, re.M)
-    assert re.search(r'^pending: player_\d claims "one \w+"; passed so far: nobody$', text, re.M)
+    assert re.search(r"^pile: 1 card face down$", text, re.M)
+    assert re.search(r'^claim: player_\d played 1 card saying "one \w+" - doubt it or pass$', text, re.M)
+    assert re.search(r"^next play must claim: \w+s \(you hold \d+\)$", text, re.M)
     assert "stock" not in text and "card(s)" not in text
+
+
+def test_group_by_suit_keeps_order_and_puts_jokers_last():
+    groups = group_by_suit(["3C", "9C", "TD", "2S", "JK", "KS"])
+    assert [cards for _, cards in groups] == [["3C", "9C"], ["TD"], ["2S", "KS"], ["JK"]]
+    assert groups[0][0].endswith("clubs") and groups[-1][0] == "jokers"
+
+
+def test_view_text_shows_melds_by_owner_and_colours_red_cards():
+    view = {"game": "rummy_v0", "seat": 1, "num_players": 2, "to_play": 1, "phase": "play", "done": False,
+            "hand": ["AC", "9H"], "hand_sizes": [5, 2], "scores": [3.0, 0],
+            "melds": [{"index": 0, "owner": 0, "cards": ["7D", "8D", "9D"]}], "discard": ["KS"],
+            "stock_size": 20, "events": []}
+    text = view_text(view)
+    assert "player_0   @0: 7D 8D 9D" in text and "player_1 (you)" in text and "score 3" in text
+    assert "discard pile (top card last): KS" in text and "stock: 20 cards" in text
+    assert "\033[" not in text
+    coloured = view_text(view, colour=True)
+    assert "\033[31m9H\033[0m" in coloured and "\033[31mAC" not in coloured
+    assert ANSI_CODE.sub("", coloured) == text
+
+
+def test_view_text_moves_are_numbered_and_a_long_list_is_summed_up_within_the_width():
+    short = view_text(make_view(), moves=True)
+    assert short.endswith("legal moves (3):\n  1. discard AC   2. discard 7C   3. discard TS")
+    assert "legal moves" not in view_text(make_view())
+    legal = [f"play {r}" for r in "A23456789TJQK" for _ in range(4)] + ["doubt", "pass"]
+    long = view_text(make_view(legal_actions=legal), moves=True, width=60)
+    tail = long.split("legal moves (54):\n")[1].splitlines()
+    assert len(legal) > MAX_LISTED and len(tail) < 5 and all(len(line) <= 60 for line in tail)
+    assert "  play ...: 52 moves (e.g. play A, play A, play A)" in tail and "53. doubt" in tail[0]
+
+
+def test_ginny_o_board_keeps_its_grid_with_jokers_and_has_a_legend():
+    board = [[""] * 15 for _ in range(15)]
+    board[7][6], board[7][7], board[7][8] = "JK=8D", "8C", "8H"
+    premium = ["." * 15] * 7 + ["B..Y...C...Y..B"] + ["." * 15] * 7
+    lines = board_text({"board": board, "premium": premium})
+    rows = lines[:16]
+    assert len({len(r) for r in rows}) == 1 and len(rows[0]) <= 80
+    assert "8D*  8C  8H" in rows[8] and " b   .   .   y" in rows[8]
+    assert "premium squares:" in lines[-1] and "8D* = joker as 8D" in lines[-1]
+    assert all(len(line) <= 80 for line in lines)
+
+
+class Terminal(io.StringIO):
+    """An output stream that says it is a terminal, so that the player uses colours."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_ansi_play_and_replay_show_the_same_table(game, monkeypatch):
+    """One position reached three ways: stepping the env (``render_mode="ansi"``), the terminal
+    player (the first seat to act answers its first legal move twice, random opponents seeded as
+    the player seeds them) and the replay of the same action texts. All three print the same
+    table; the player's has colours, and the ansi text and the replay add the legal moves."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    seed, answers = 5, 2
+    env = make_env(game, render_mode="ansi")
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    seat = raw.agent_name_mapping[env.agent_selection]
+    opponents = {}
+    for s in range(len(raw.possible_agents)):
+        if s != seat:
+            opponents[s] = make_agent("random", game)
+            opponents[s].reset(s, seed + 1000 + s)
+    texts, answered = [], 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        assert not (term or trunc)
+        s = raw.agent_name_mapping[agent]
+        if s == seat and answered == answers:
+            break
+        if s == seat:
+            action, answered = int(np.flatnonzero(obs["action_mask"])[0]), answered + 1
+        else:
+            action = opponents[s].act(obs["observation"], obs["action_mask"], raw.view(s))
+        texts.append(raw.action_to_text(action))
+        env.step(action)
+    ansi = env.render()
+    table = ansi.split("\nlegal moves (")[0]
+    assert table.startswith("=== ") and f"legal moves ({len(raw.view(seat)['legal_actions'])}):" in ansi
+
+    out = Terminal()
+    script = ["1"] * answers + ["quit"]
+    assert main([game, "--seed", str(seed), "--seat", str(seat), "--opponents", "random"],
+                input_fn=lambda prompt: script.pop(0), out=out) == 0
+    played = out.getvalue()
+    plain = ANSI_CODE.sub("", played)
+    assert "\033[" in played and plain.rindex(table) > plain.rindex("you play: ")
+
+    shown = []
+    replay_game({"game": game, "options": {}, "seed": seed, "actions": texts,
+                 "returns": [0.0] * len(raw.possible_agents)}, show=shown.append)
+    assert shown[-1] == ansi

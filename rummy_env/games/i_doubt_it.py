@@ -869,27 +869,6 @@ class IDoubtItGame:
             "plays_made": self.plays_made, "max_plays": self.options.max_plays,
         }
 
-    def render_text(self, seat: int) -> str:
-        v = self.view(seat)
-        lines = [f"I Doubt It -- player_{seat}'s view; phase {v['phase']}"
-                 + ("" if v["done"] else f", player_{v['to_play']} to act")]
-        lines.append(f"pile: {_cards(v['pile_size'])} face down; next claim: {v['rank']}")
-        if v["claim"]:
-            c = v["claim"]
-            passed = ", ".join(f"player_{p}" for p in v["window"]["passed"]) or "nobody"
-            lines.append(f"pending: player_{c['seat']} claims "
-                         f"{_claim_words(c['count'], RANKS.index(c['rank']))}; passed so far: {passed}")
-        for s in range(self.num_players):
-            tag = f" out (place {v['places'][s]})" if v["out"][s] else (f" place {v['places'][s]}" if v["places"][s] else "")
-            lines.append(f"  player_{s}: {_cards(v['hand_sizes'][s])}{tag}")
-        lines.append("hand: " + " ".join(v["hand"]))
-        if v["own_pile"]:
-            lines.append("my cards in the pile: " + " ".join(v["own_pile"]))
-        lines.extend("  " + e for e in v["events"][-5:])
-        if v["done"]:
-            lines.append(f"rewards: {v['scores']}")
-        return "\n".join(lines)
-
     def action_to_text(self, action: int) -> str:
         """Canonical text: ``doubt``, ``pass``, ``play 7 7 K``, ``misclaim``; ``ValueError`` for
         anything but an id ``0..num_actions-1``."""

@@ -1130,24 +1130,6 @@ class TongitsGame:
         v["melds"] = [{"index": k, "owner": o, "cards": list(c), "secret": s} for k, o, c, s in v["melds"]]
         return v
 
-    def render_text(self, seat: int) -> str:
-        v = self.view(seat)
-        lines = [f"Tongits hand {v['hand_index'] + 1}/{v['hands_per_match']}  dealer player_{v['dealer']}  "
-                 f"to play: {'-' if v['to_play'] < 0 else 'player_' + str(v['to_play'])} ({v['phase']})",
-                 f"chips: {v['scores']}  hand sizes: {v['hand_sizes']}  stock: {v['stock_size']}  "
-                 f"blocked: {[s for s in range(3) if v['blocked'][s]]}",
-                 f"discard pile: {' '.join(v['discard']) or '-'}"]
-        for m in v["melds"]:
-            lines.append(f"  @{m['index']} player_{m['owner']}{' secret' if m['secret'] else ''}: "
-                         f"{' '.join(m['cards'])}")
-        lines.append(f"player_{seat} hand: {' '.join(v['hand'])}")
-        if v["legal_actions"]:
-            lines.append("legal: " + ", ".join(v["legal_actions"]))
-        if v["last_hand"]:
-            lh = v["last_hand"]
-            lines.append(f"last hand: player_{lh['winner']} won ({lh['how']}), chips {lh['chips_change']}")
-        return "\n".join(lines)
-
     # ---- action text ---------------------------------------------------------------------
     def action_to_text(self, a: int) -> str:
         """Canonical text of action id ``a``; ``ValueError`` for anything but an id 0..1282."""
