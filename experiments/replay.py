@@ -5,7 +5,9 @@ A tournament's ``games.jsonl`` holds one JSON object per game: ``game``, ``optio
 (per seat). A replay rebuilds the environment from ``game`` + ``options`` with
 ``render_mode="ansi"``, resets it with ``seed``, steps every action text through
 ``text_to_action`` in the standard AEC loop (``agent_iter`` / ``last`` / ``step``), renders the
-table before every action, and compares the returns it sums with the recorded ones.
+acting seat's table before every action (``render()``, which draws the one text layout of
+:func:`rummy_env.render.view_text` that the terminal player shows too, with the legal moves), and
+compares the returns it sums with the recorded ones.
 
 Command line: ``rummy-env replay FILE --game-index K [--quiet]``.
 """
