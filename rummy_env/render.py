@@ -527,25 +527,17 @@ def _status_line(view: dict, name: str) -> str:
     return f"{game}  |  view of {_seat_name(seat)}  |  {state}"
 
 
-RANK_PLURAL = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
-               "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings"}
-
-
-def _cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
-
-
 def pile_lines(view: dict) -> list[str]:
     """What a face-down pile game (I Doubt It: a ``pile_size`` in the view) shows instead of stock
     and discard pile: the pile's size, the pending claim (DI-9) and the rank due next (DI-14)."""
-    lines = [f"pile: {_cards(int(view.get('pile_size', 0)))} face down"]
+    lines = [f"pile: {plural(int(view.get('pile_size', 0)), 'card')} face down"]
     claim = view.get("claim")
     if claim:
         count, rank = int(claim["count"]), claim["rank"]
-        lines.append(f"claim: {_seat_name(claim['seat'])} played {_cards(count)} as "
-                     f"{RANK_PLURAL.get(rank, rank) if count > 1 else rank}")
+        lines.append(f"claim: {_seat_name(claim['seat'])} played {plural(count, 'card')} as "
+                     f"{RANK_NAMES.get(rank, rank) if count > 1 else rank}")
     if not view.get("done") and view.get("rank"):
-        lines.append(f"next claim: {RANK_PLURAL.get(view['rank'], view['rank'])}")
+        lines.append(f"next claim: {RANK_NAMES.get(view['rank'], view['rank'])}")
     return lines
 
 
@@ -589,7 +581,7 @@ def view_to_rgb(view: dict, name: str = "") -> np.ndarray:
         line = f"{_seat_name(i)}{tags}"
         d.text((MARGIN, cv.y), line, fill=(255, 230, 120) if i == to_play else TEXT_LIGHT, font=_font(15))
         d.text((260, cv.y), f"cards {sizes[i] if sizes[i] is not None else '-'}", fill=TEXT_LIGHT, font=_font(15))
-        d.text((360, cv.y), f"score {_fmt_score(scores[i])}", fill=TEXT_LIGHT, font=_font(15))
+        d.text((360, cv.y), f"score {number(scores[i])}", fill=TEXT_LIGHT, font=_font(15))
         cv.y += 22
         if revealed and i < len(revealed) and revealed[i]:
             _, bottom = _card_row(d, MARGIN + 20, cv.y, list(revealed[i]), WIDTH - MARGIN, step=26)
@@ -653,14 +645,6 @@ def view_to_rgb(view: dict, name: str = "") -> np.ndarray:
     return cv.finish()
 
 
-def _fmt_score(s: Any) -> str:
-    if s is None:
-        return "-"
-    if isinstance(s, float) and s.is_integer():
-        return str(int(s))
-    return str(s)
-
-
 def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
@@ -719,7 +703,7 @@ def view_to_html(view: dict, name: str = "") -> str:
         shown = cards_html(revealed[i]) if revealed and i < len(revealed) and revealed[i] else ""
         out.append(f'<tr><td style="padding:1px 8px">{_seat_name(i)}{mark}</td>'
                    f'<td style="padding:1px 8px;text-align:center">{"-" if sizes[i] is None else sizes[i]}</td>'
-                   f'<td style="padding:1px 8px;text-align:center">{e(_fmt_score(scores[i]))}</td>'
+                   f'<td style="padding:1px 8px;text-align:center">{e(number(scores[i]))}</td>'
                    f'<td>{shown}</td></tr>')
     out.append("</table>")
     if "board" in view:
