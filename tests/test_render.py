@@ -12,6 +12,7 @@ from rummy_env import render
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments.play import main
 from rummy_env.experiments.replay import replay_game
+from rummy_env.gym_wrapper import SingleAgentEnv
 from rummy_env.registry import GAMES, make_env
 from rummy_env.render import (ANSI_CODE, MAX_LISTED, MIN_HEIGHT, RED, WIDTH, board_html, board_text, board_tiles,
                               card_face, card_html, group_by_suit, view_text, view_to_html, view_to_rgb)
@@ -278,3 +279,15 @@ def test_ansi_play_and_replay_show_the_same_table(game, monkeypatch):
     replay_game({"game": game, "options": {}, "seed": seed, "actions": texts,
                  "returns": [0.0] * len(raw.possible_agents)}, show=shown.append)
     assert shown[-1] == ansi
+
+
+def test_human_mode_prints_the_ansi_text_and_the_gym_wrapper_renders_its_seat(capsys):
+    ansi = make_env("tongits", render_mode="ansi")
+    human = make_env("tongits", render_mode="human")
+    ansi.reset(seed=2)
+    human.reset(seed=2)
+    assert human.render() is None
+    assert capsys.readouterr().out == ansi.render() + "\n"  # captured output is no terminal: no colours
+    single = SingleAgentEnv("tongits", seat=1, render_mode="ansi")
+    single.reset(seed=2)
+    assert single.render() == view_text(single.game.view(1), moves=True)
