@@ -27,6 +27,9 @@ FULL_DECK = (1 << NUM_CARDS) - 1
 
 POINTS = tuple(min(RANK_OF[c], 10) for c in range(NUM_CARDS))
 """Standard point values (shared README): ace 1, 2-10 face value, J Q K 10."""
+ACE_FIFTEEN_POINTS = tuple(15 if RANK_OF[c] == 1 else POINTS[c] for c in range(NUM_CARDS))
+"""Point values with the ace worth 15, 2-10 face value, J Q K 10 (Rummy's ace_high RM-22, the
+Contract Rummy and Ginny-O penalties)."""
 
 
 def card(rank: int, suit: int) -> int:
@@ -92,6 +95,15 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+def mask_of_counts(counts: Sequence[int]) -> int:
+    """Bitmask of the natural cards with a nonzero count in a count array (length 52 or 53)."""
+    m = 0
+    for c in range(NUM_CARDS):
+        if counts[c]:
+            m |= BIT[c]
+    return m
+
+
 def cards_of(mask: int) -> list[int]:
     """Card ids in a bitmask, ascending."""
     out = []
@@ -114,15 +126,17 @@ def mask_to_array(mask: int, out: np.ndarray | None = None) -> np.ndarray:
     return out
 
 
-def _suit_texts(suit: int) -> tuple:
+def suit_mask_items(items: Sequence) -> tuple:
+    """For every 13-bit rank mask of one suit (bit r = rank r + 1): the tuple of ``items[r]`` of its
+    set bits, ascending; a lookup table that turns a suit's cards into ids or texts without a loop."""
     out = [()]
     for m in range(1, 1 << 13):
         high = m.bit_length() - 1
-        out.append(out[m ^ (1 << high)] + (CARD_TEXT[13 * suit + high],))
+        out.append(out[m ^ (1 << high)] + (items[high],))
     return tuple(out)
 
 
-_SUIT_TEXTS = tuple(_suit_texts(s) for s in range(4))
+_SUIT_TEXTS = tuple(suit_mask_items(CARD_TEXT[13 * s:13 * s + 13]) for s in range(4))
 
 
 def mask_texts(mask: int) -> tuple:

@@ -3,6 +3,16 @@
 Plain Python + numpy. :class:`RummyGame` holds one match (an episode, RM-29) and implements the
 ``Game`` protocol of :mod:`rummy_env.base`; :class:`Options` holds the rules options.
 
+Where to find what:
+
+- actions: ``ACTIONS`` (the catalogue: segments, texts, parser), ``DRAW_STOCK`` .. ``LAYOFF0`` its starts;
+- options: :class:`Options`; scenario deals: ``RummyGame._setup`` (keys ``DEAL_KEYS``);
+- observation: ``_observation_layout`` (named parts, documented in ``rummy_v0``), ``BufferLayout``
+  (the engine's absolute buffer), ``RummyGame._rebuild_buf`` / ``observation``;
+- rules: legality ``legal_mask`` / ``_play_bytes`` / ``illegal_reason``; moves ``step`` .. ``_layoff``;
+  round and match end ``_go_out`` .. ``_end_match``;
+- copies and serialisation: ``clone``, ``determinize``, ``to_dict`` / ``from_dict``; view and event texts.
+
 State (card sets are 52-bit ``int`` masks, ``c = 13 * suit + rank - 1``):
 
 - ``hands[p]``; ``stock`` (list, **top card last**); ``discard`` (list, bottom first, top last)
@@ -28,22 +38,17 @@ from collections import deque
 
 import numpy as np
 
-from ..actions import action_text_error, check_action_id, parse_index, split_words
-from ..cards import (BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, cards_of, cards_text, mask_texts,
-                     parse_card)
+from ..actions import CARD, Catalogue, Combination, Segment, slot_word
+from ..cards import (ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, cards_of, cards_text,
+                     make_pack, mask_of, mask_texts, parse_card)
 from ..layout import ObservationLayout
 from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
 from ..rng import copy_rng, fresh_rng
+from ..validate import PackTally, check_deal_keys, check_fields, check_int
 
-# -- action layout (rummy.md "Action ids") -------------------------------------------------------
+# -- action catalogue (rummy.md "Action ids") ----------------------------------------------------
 NUM_MELD_SLOTS = 17
-DRAW_STOCK = 0
-TAKE_DISCARD = 1
-DISCARD0 = 2
-MELD0 = 54
-LAYOFF0 = 423
-NUM_ACTIONS = LAYOFF0 + NUM_CARDS * NUM_MELD_SLOTS  # 1307
 
 HAND_SIZE = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 """k by number of players (RM-3)."""
@@ -52,17 +57,23 @@ CATALOGUE = standard_catalogue(ace_high=True)
 """The 369 melds of the action layout, each in canonical card order."""
 CAT_MASK = catalogue_masks(CATALOGUE)
 CAT_SHAPE = [classify(m, ace_high=True) for m in CATALOGUE]
-MELD_OF_MASK = {mask: m for m, mask in enumerate(CAT_MASK)}
 NUM_MELDS = len(CATALOGUE)
-assert NUM_MELDS == 369 and MELD0 + NUM_MELDS == LAYOFF0
 
-ACTION_TEXT = (["draw stock", "take discard"] + [f"discard {CARD_TEXT[c]}" for c in range(NUM_CARDS)]
-               + ["meld " + cards_text(m) for m in CATALOGUE]
-               + [f"layoff {CARD_TEXT[c]} @{k}" for c in range(NUM_CARDS) for k in range(NUM_MELD_SLOTS)])
-assert len(ACTION_TEXT) == NUM_ACTIONS
-
-ACE_POINTS = tuple(15 if RANK_OF[c] == 1 else POINTS[c] for c in range(NUM_CARDS))
-"""Card values with ``ace_high`` (RM-22)."""
+ACTIONS = Catalogue([
+    Segment("draw stock"),
+    Segment("take discard"),
+    Segment("discard <card>", card=CARD),
+    Segment("meld <meld>", meld=Combination("<cards>", CATALOGUE, CARD, "the cards form no meld (RM-10..RM-12)")),
+    Segment("layoff <card> <slot>", card=CARD, slot=slot_word(NUM_MELD_SLOTS)),
+])
+"""Rummy's 1307 actions (RM-6..RM-15): texts, parser and segment starts."""
+DRAW_STOCK = ACTIONS.start("draw stock")
+TAKE_DISCARD = ACTIONS.start("take discard")
+DISCARD0 = ACTIONS.start("discard")
+MELD0 = ACTIONS.start("meld")
+LAYOFF0 = ACTIONS.start("layoff")
+NUM_ACTIONS = ACTIONS.size
+ACTION_TEXT = ACTIONS.texts
 
 # Sets of rank index r0 (= rank - 1) contained in a 4-bit suit pattern (RM-10).
 _SET_IDS = [[tuple(5 * r0 + j for j, suits in enumerate(SET_SUIT_CHOICES) if all(pat >> s & 1 for s in suits))
@@ -106,13 +117,6 @@ DEAL_KEYS = frozenset({"dealer", "hands", "stock", "discard", "melds", "to_play"
                        "turnovers", "turns"})
 
 
-def _check_int(name: str, value, lo: int, hi: int | None = None) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo or (
-            hi is not None and value > hi):
-        bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"{name} must be an int {bounds}, got {value!r}")
-
-
 @dataclasses.dataclass(frozen=True)
 class Options:
     """Rummy options (rummy.md "Options"); a bad value raises ``ValueError`` naming it."""
@@ -128,18 +132,10 @@ class Options:
     reward_mode: str = "points"
 
     def __post_init__(self) -> None:
-        _check_int("num_players", self.num_players, 2, 6)
-        _check_int("target_score", self.target_score, 0)
-        _check_int("max_rounds", self.max_rounds, 1)
-        _check_int("max_turnovers", self.max_turnovers, 0)
-        _check_int("max_turns", self.max_turns, 1)
-        for name in ("ace_high", "must_discard_to_go_out", "shuffle_turnover"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        if self.reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {list(REWARD_MODES)}, got {self.reward_mode!r}")
-        for name in ("num_players", "target_score", "max_rounds", "max_turnovers", "max_turns"):
-            object.__setattr__(self, name, int(getattr(self, name)))
+        check_fields(self, ints={"num_players": (2, 6), "target_score": (0, None), "max_rounds": (1, None),
+                                 "max_turnovers": (0, None), "max_turns": (1, None)},
+                     bools=("ace_high", "must_discard_to_go_out", "shuffle_turnover"),
+                     choices={"reward_mode": REWARD_MODES})
 
 
 def _observation_layout(n: int) -> ObservationLayout:
@@ -253,7 +249,7 @@ class RummyGame:
         self.layout = _BUFFER_LAYOUTS[n]
         self._buf = np.zeros(self.layout.abs_size, np.float32)
         self._mv = memoryview(self._buf)  # fast scalar writes into _buf
-        self._points = ACE_POINTS if options.ace_high else POINTS
+        self._points = ACE_FIFTEEN_POINTS if options.ace_high else POINTS  # RM-22
         self._cat_fit = _CAT_FIT[options.ace_high]
         self._score_scale = float(options.target_score or 100)
         self.done = False
@@ -298,35 +294,17 @@ class RummyGame:
     def _setup(self, deal: dict) -> None:
         """A scenario position from ``deal`` (rummy.md "Scenario set-up"); ``ValueError`` on any problem."""
         opts, n, k = self.options, self.num_players, self.k
-        if not isinstance(deal, dict):
-            raise ValueError(f"deal must be a dict, got {type(deal).__name__}")
-        unknown = set(deal) - DEAL_KEYS
-        if unknown:
-            raise ValueError(f"unknown deal key(s) {sorted(unknown)}; known: {sorted(DEAL_KEYS)}")
-        where: dict[int, str] = {}
-
-        def cards(texts, place: str) -> list[int]:
-            if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
-                raise ValueError(f"deal: {place} must be a list of card texts, got {texts!r}")
-            out = []
-            for t in texts:
-                c = parse_card(t)
-                if c in where:
-                    raise ValueError(f"deal: card {CARD_TEXT[c]} is listed twice ({where[c]} and {place})")
-                where[c] = place
-                out.append(c)
-            return out
+        check_deal_keys(deal, DEAL_KEYS)
+        tally = PackTally(make_pack())
 
         def seat(value, name: str) -> int:
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < n:
-                raise ValueError(f"deal: {name} must be a seat 0..{n - 1}, got {value!r}")
-            return int(value)
+            return check_int(f"deal: {name}", value, 0, n - 1, what="a seat")
 
         self._new_round_state()
         hands_in = deal.get("hands")
         if not isinstance(hands_in, (list, tuple)) or len(hands_in) != n:
             raise ValueError(f"deal: 'hands' must list {n} hands (one per seat), got {hands_in!r}")
-        hand_cards = [cards(h, f"hand {p}") for p, h in enumerate(hands_in)]
+        hand_cards = [tally.take(f"hand {p}", h) for p, h in enumerate(hands_in)]
         for p, h in enumerate(hand_cards):
             if not h:
                 raise ValueError(f"deal: hand {p} is empty")
@@ -340,11 +318,11 @@ class RummyGame:
             if not isinstance(md, dict) or set(md) - {"owner", "cards", "layoffs"} or "cards" not in md:
                 raise ValueError(f"deal: meld {i} must be {{'owner', 'cards', 'layoffs'}}, got {md!r}")
             owner = seat(md.get("owner"), f"meld {i} owner")
-            mc = cards(md["cards"], f"meld {i}")
+            mc = tally.take(f"meld {i}", md["cards"])
             shape = classify(mc, opts.ace_high)
             if shape is None:
                 raise ValueError(f"deal: meld {i} ({cards_text(mc)}) is not a valid meld under the options")
-            mask = sum(BIT[c] for c in mc)
+            mask = mask_of(mc)
             layoffs = md.get("layoffs", {})
             if not isinstance(layoffs, dict):
                 raise ValueError(f"deal: meld {i} 'layoffs' must be a dict card -> seat, got {layoffs!r}")
@@ -373,49 +351,44 @@ class RummyGame:
             if front[p].bit_count() != k - len(hand_cards[p]):
                 raise ValueError(f"deal: seat {p} has {front[p].bit_count()} table cards but "
                                  f"k - hand size = {k - len(hand_cards[p])}")
-        discard = cards(deal["discard"], "discard pile") if "discard" in deal else None
+        discard = tally.take("discard pile", deal["discard"]) if "discard" in deal else None
         if discard is not None and not discard:
             raise ValueError("deal: the discard pile is empty")
         if "stock" in deal:
-            stock_top_first = cards(deal["stock"], "stock")
-            missing = [c for c in range(NUM_CARDS) if c not in where]
-            if missing:
-                raise ValueError(f"deal: cards listed nowhere although 'stock' is given: {cards_text(missing)}")
+            stock_top_first = tally.take("stock", deal["stock"])
+            tally.check_all_listed("'stock' is given")
         if "dealer" in deal:
             self.dealer = seat(deal["dealer"], "dealer")
         else:
             self.dealer = int(self.rng.integers(n))
         if "stock" not in deal:
-            rest = [c for c in range(NUM_CARDS) if c not in where]
+            rest = tally.unlisted()
             stock_top_first = [rest[i] for i in self.rng.permutation(len(rest))]
         if discard is None:
             if not stock_top_first:
                 raise ValueError("deal: the discard pile is empty (no stock card to turn up)")
             discard = [stock_top_first.pop(0)]
         scores = deal.get("scores", [0] * n)
-        if (not isinstance(scores, (list, tuple)) or len(scores) != n
-                or any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0 for s in scores)):
+        if not isinstance(scores, (list, tuple)) or len(scores) != n:
             raise ValueError(f"deal: 'scores' must be {n} ints >= 0, got {scores!r}")
+        scores = [check_int(f"deal: 'scores'[{p}]", s, 0) for p, s in enumerate(scores)]
         if opts.target_score > 0 and max(scores) >= opts.target_score:
             raise ValueError(f"deal: a total {max(scores)} already reaches target_score {opts.target_score}")
-        rounds = deal.get("rounds_played", 0)
-        _deal_int("rounds_played", rounds, 0, opts.max_rounds - 1)
-        turnovers = deal.get("turnovers", 0)
-        _deal_int("turnovers", turnovers, 0, opts.max_turnovers)
-        turns = deal.get("turns", 0)
-        _deal_int("turns", turns, 0, opts.max_turns - 1)
+        rounds = check_int("deal: 'rounds_played'", deal.get("rounds_played", 0), 0, opts.max_rounds - 1)
+        turnovers = check_int("deal: 'turnovers'", deal.get("turnovers", 0), 0, opts.max_turnovers)
+        turns = check_int("deal: 'turns'", deal.get("turns", 0), 0, opts.max_turns - 1)
         if not stock_top_first and turnovers == opts.max_turnovers:
             raise ValueError("deal: the stock is empty and turnovers = max_turnovers (RM-26)")
         self.current_player = seat(deal["to_play"], "to_play") if "to_play" in deal else (self.dealer + 1) % n
-        self.hands = [sum(BIT[c] for c in h) for h in hand_cards]
+        self.hands = [mask_of(h) for h in hand_cards]
         self.front = front
         self.discard = discard
-        self.pile_mask = sum(BIT[c] for c in discard)
+        self.pile_mask = mask_of(discard)
         self.stock = stock_top_first[::-1]
-        self.scores = [int(s) for s in scores]
-        self.rounds_played = int(rounds)
-        self.turnovers = int(turnovers)
-        self.turns = int(turns)
+        self.scores = scores
+        self.rounds_played = rounds
+        self.turnovers = turnovers
+        self.turns = turns
         self.clean_start = front[self.current_player] == 0
         self.events.append(("deal", self.rounds_played + 1, self.dealer))
         self._rebuild_buf()
@@ -790,10 +763,11 @@ class RummyGame:
     # -- text --------------------------------------------------------------------------------------
     def action_to_text(self, action: int) -> str:
         """Canonical text of action id ``action``; ``ValueError`` for anything but an id 0..1306."""
-        return ACTION_TEXT[check_action_id(action, NUM_ACTIONS)]
+        return ACTIONS.action_to_text(action)
 
     def text_to_action(self, text: str) -> int:
-        return text_to_action(text)
+        """Action id of an action text (rummy.md "Action text"); ``ValueError`` naming a bad text."""
+        return ACTIONS.text_to_action(text)
 
     def _event_text(self, e: tuple) -> str:
         text = _EVENT_TEXT.get(e)
@@ -847,24 +821,6 @@ class RummyGame:
             "last_round": dict(self.last_round) if self.last_round else None,
             "options": dict(self.options.__dict__),
         }
-
-    def render_text(self, seat: int) -> str:
-        v = self.view(seat)
-        lines = [f"Rummy - round {v['rounds_played'] + 1}, dealer player_{v['dealer']}, "
-                 f"phase {v['phase']}, to play: {'-' if v['to_play'] < 0 else 'player_%d' % v['to_play']}",
-                 "scores: " + "  ".join(f"player_{q} {s}" for q, s in enumerate(v["scores"])),
-                 "hand sizes: " + " ".join(str(s) for s in v["hand_sizes"])
-                 + f"   stock {v['stock_size']}   turnovers {v['turnovers']}   turns {v['turns']}",
-                 "discard pile (top last): " + " ".join(v["discard"])]
-        for md in v["melds"]:
-            extra = " ".join(f"{c}<-p{q}" for c, q in md["layoffs"].items())
-            lines.append(f"  @{md['index']} player_{md['owner']}: {' '.join(md['cards'])}"
-                         + (f"   (laid off: {extra})" if extra else ""))
-        lines.append(f"player_{seat} hand: {' '.join(v['hand'])}"
-                     + (f"   (taken: {v['taken_card']})" if v["taken_card"] else ""))
-        if v["legal_actions"]:
-            lines.append("legal: " + ", ".join(v["legal_actions"]))
-        return "\n".join(lines)
 
     # -- copies ------------------------------------------------------------------------------------
     def clone(self) -> "RummyGame":
@@ -963,20 +919,20 @@ class RummyGame:
         g._init_common(Options(**d["options"]), rng)
         g.dealer, g.current_player, g.phase = d["dealer"], d["current_player"], d["phase"]
         g.done, g.truncated = d["done"], d["truncated"]
-        g.hands = [sum(BIT[c] for c in h) for h in d["hands"]]
+        g.hands = [mask_of(h) for h in d["hands"]]
         g.stock = list(d["stock_top_last"])
         g.discard = list(d["discard"])
-        g.pile_mask = sum(BIT[c] for c in g.discard)
+        g.pile_mask = mask_of(g.discard)
         g.meld_owner = [md["owner"] for md in d["melds"]]
-        g.meld_mask = [sum(BIT[c] for c in md["cards"]) for md in d["melds"]]
+        g.meld_mask = [mask_of(md["cards"]) for md in d["melds"]]
         g.meld_shape = [Meld(*md["shape"]) for md in d["melds"]]
         g.meld_fit = [fit_mask(s, m, g.options.ace_high) for s, m in zip(g.meld_shape, g.meld_mask)]
-        g.front = [sum(BIT[c] for c in f) for f in d["front"]]
-        g.known = [sum(BIT[c] for c in f) for f in d["known"]]
+        g.front = [mask_of(f) for f in d["front"]]
+        g.known = [mask_of(f) for f in d["known"]]
         g.taken, g.clean_start = d["taken"], d["clean_start"]
         g.scores = list(d["scores"])
         g.rounds_played, g.turnovers, g.turns = d["rounds_played"], d["turnovers"], d["turns"]
-        g.turned = [sum(BIT[c] for c in cards) for cards in d.get("turned", [])]
+        g.turned = [mask_of(cards) for cards in d.get("turned", [])]
         g.events.extend(tuple(e) for e in d["events"])
         g.last_round = d["last_round"]
         g._rebuild_buf()
@@ -1018,35 +974,3 @@ _EVENT_TEXT: dict = {}
 """Memo: event tuple -> text (events repeat, so view() formats each kind of event once)."""
 _MELD_TEXT: dict = {}
 """Memo: (meld mask, shape) -> card texts in canonical order."""
-
-
-def _deal_int(name: str, value, lo: int, hi: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-        raise ValueError(f"deal: {name!r} must be an int {lo}..{hi}, got {value!r}")
-
-
-def text_to_action(text: str) -> int:
-    """Action id of an action text (rummy.md "Action text", grammar of ``rummy_env.actions``);
-    ``ValueError`` naming an unknown or malformed text."""
-    words = split_words(text)
-    verb = words[0]
-    try:
-        if words == ["draw", "stock"]:
-            return DRAW_STOCK
-        if words == ["take", "discard"]:
-            return TAKE_DISCARD
-        if verb == "discard" and len(words) == 2:
-            return DISCARD0 + parse_card(words[1])
-        if verb == "meld" and len(words) >= 2:
-            cards = [parse_card(w) for w in words[1:]]
-            mask = sum(BIT[c] for c in set(cards))
-            if len(set(cards)) == len(cards) and mask in MELD_OF_MASK:
-                return MELD0 + MELD_OF_MASK[mask]
-            raise ValueError("the cards form no meld (RM-10..RM-12)")
-        if verb == "layoff" and len(words) == 3 and words[2].startswith("@"):
-            return (LAYOFF0 + NUM_MELD_SLOTS * parse_card(words[1])
-                    + parse_index(words[2][1:], "the meld index k of '@k'", 0, NUM_MELD_SLOTS - 1))
-    except ValueError as err:
-        raise action_text_error(text, str(err)) from None
-    raise action_text_error(text, "expected 'draw stock', 'take discard', 'discard C', 'meld C1 C2 C3 ...' "
-                                  "or 'layoff C @k'")
