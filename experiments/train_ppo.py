@@ -96,6 +96,8 @@ class Args:
     """normalize advantages per minibatch"""
     clip_coef: float = 0.2
     """PPO clipping of the probability ratio (and of the value, with --clip-vloss)"""
+    dual_clip: float = 3.0
+    """dual-clip PPO (Ye et al. 2020): for a negative advantage A the loss is at most this times |A| (0: off)"""
     clip_vloss: bool = True
     """clip the value loss as in CleanRL"""
     ent_coef: float = 0.01
@@ -169,8 +171,20 @@ def compute_gae(rewards, ended, values, next_value, gamma, lam):
     return advantages, advantages + values
 
 
+def clipped_policy_loss(ratio: torch.Tensor, adv: torch.Tensor, clip_coef: float, dual_clip: float) -> torch.Tensor:
+    """Per-sample PPO policy loss: CleanRL's clipped surrogate, and with ``dual_clip`` c > 1 the
+    dual clip of Ye et al. 2020 (arXiv:1912.09729): where the advantage is negative the loss is at
+    most ``-c * adv``, so an action the old policy made near impossible (a huge ratio) cannot give
+    an unbounded loss or gradient."""
+    loss = torch.max(-adv * ratio, -adv * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef))
+    if dual_clip:
+        loss = torch.where(adv < 0, torch.min(loss, -dual_clip * adv), loss)
+    return loss
+
+
 def ppo_update(net, optimizer: torch.optim.Optimizer, b: dict, args: Args, rng: np.random.Generator) -> dict:
-    """CleanRL's PPO update over the flattened batch ``b``; returns the logged statistics."""
+    """CleanRL's PPO update (with :func:`clipped_policy_loss`) over the flattened batch ``b``;
+    returns the logged statistics."""
     batch_size = b["obs"].shape[0]
     minibatch_size = max(1, batch_size // args.num_minibatches)
     with torch.no_grad():
@@ -192,7 +206,7 @@ def ppo_update(net, optimizer: torch.optim.Optimizer, b: dict, args: Args, rng: 
             adv = b["advantages"][mb]
             if args.norm_adv and len(mb) > 1:
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-            pg_loss = torch.max(-adv * ratio, -adv * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)).mean()
+            pg_loss = clipped_policy_loss(ratio, adv, args.clip_coef, args.dual_clip).mean()
             if args.clip_vloss:
                 v_unclipped = (newvalue - b["returns"][mb]) ** 2
                 v_clipped = b["values"][mb] + torch.clamp(newvalue - b["values"][mb], -args.clip_coef, args.clip_coef)
@@ -231,6 +245,8 @@ class Trainer:
         self.checkpoint_path = os.path.join(self.run_dir, "checkpoint.pt")
         self.batch_size = args.num_envs * args.num_steps
         self.num_updates = max(1, args.total_timesteps // self.batch_size)
+        if 0 < args.dual_clip <= 1 or args.dual_clip < 0:
+            raise ValueError(f"--dual-clip must be 0 (off) or above 1, got {args.dual_clip}")
         has_heuristic = self._has_heuristic()
         kinds, weights = [], []
         for item in args.opponents.split(","):

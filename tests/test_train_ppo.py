@@ -371,3 +371,19 @@ def test_provenance_outside_a_git_checkout_is_none(monkeypatch):
     monkeypatch.setenv("GIT_DIR", "/nonexistent")
     record = io.provenance()
     assert record["git_commit"] is None and record["dirty"] is None and record["command"]
+
+
+def test_dual_clip_bounds_the_loss_of_a_huge_ratio_on_a_negative_advantage():
+    """Dual-clip PPO: an action whose probability grew a millionfold with a negative advantage
+    costs at most c * |A| and gets no gradient; without the dual clip (0) the loss is the huge
+    ratio times |A|. Positive advantages keep CleanRL's clipped loss."""
+    logratio = torch.tensor([np.log(1e6), np.log(1e6)], dtype=torch.float32, requires_grad=True)
+    adv = torch.tensor([-2.0, 2.0])
+    loss = tp.clipped_policy_loss(logratio.exp(), adv, clip_coef=0.2, dual_clip=3.0)
+    torch.testing.assert_close(loss, torch.tensor([6.0, -2.4]))
+    loss.sum().backward()
+    assert logratio.grad.abs().max() == 0
+    unbounded = tp.clipped_policy_loss(torch.tensor([1e6]), torch.tensor([-2.0]), clip_coef=0.2, dual_clip=0.0)
+    assert unbounded.item() == pytest.approx(2e6)
+    with pytest.raises(ValueError, match="--dual-clip must be 0 .off. or above 1, got 0.5"):
+        tp.Trainer(tp.parse_args(TINY + ["--dual-clip", "0.5"]))
