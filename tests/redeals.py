@@ -132,8 +132,8 @@ def redeal_contract_rummy(game, seat, rng):
                 hand[pool.pop()] += 1
             g.hands[s] = hand
     g.stock = pool
-    g._sync_np()
-    g._touch()
+    g._rebuild_buffers()
+    g._forget_legal_mask()
     return g
 
 

@@ -1,0 +1,35 @@
+"""Contract Rummy rules engine (``docs/rules/contract_rummy.md``, rules CR-1..CR-34).
+
+Plain Python + numpy. One explicit state class, :class:`ContractRummyGame`, and the validated
+:class:`Options`. Hands are count arrays of length 53 (index 52 = jokers; 1-3 decks). A meld on
+the table is a list of pieces (natural ``c`` or ``52 + c`` = ``JK=<card>``) with its
+:class:`rummy_env.melds.Meld` shape. A whole match (every deal of ``deals``) is one episode.
+
+Where to find what:
+
+====================  ==========================================================================
+module                contents
+====================  ==========================================================================
+``options.py``        :class:`Options`, ``CONTRACTS`` (CR-7), the phases of a turn, the pack
+                      (CR-2) and the scenario set-up from ``options["deal"]`` (``set_up_deal``)
+``tables.py``         the meld catalogue of (jokers, ``min_run_length``) with its lookup tables
+                      and memos (:func:`catalogue`), per-suit rank-mask facts, discard ids
+``search.py``         the legal-move search (CR-11, CR-12, CR-16, CR-17, CR-28): melds that keep
+                      the contract layable, deep takes, lay-offs, joker swaps; ``legal_actions``
+``game.py``           :class:`ContractRummyGame`: dealing, ``step``, scoring (CR-29 .. CR-34),
+                      illegal-action reasons, action text, the view and ``render_text``
+``observation.py``    :func:`observation_layout` (the named slices) and each seat's buffer,
+                      brought up to date slice by slice through memoryviews
+``serialisation.py``  ``clone``, ``determinize`` (for search), ``to_dict`` / ``from_dict``, pickling
+====================  ==========================================================================
+
+Speed: the legal mask is built in a ``bytearray``; each seat's observation is a buffer brought
+up to date only where versions of its slices changed.
+"""
+from .game import PENALTY, ContractRummyGame
+from .observation import TOP_CARDS, observation_layout
+from .options import CONTRACTS, PHASES, Options, ml_pack
+from .tables import Catalogue, catalogue
+
+__all__ = ["CONTRACTS", "PENALTY", "PHASES", "TOP_CARDS", "Catalogue", "ContractRummyGame", "Options",
+           "catalogue", "ml_pack", "observation_layout"]

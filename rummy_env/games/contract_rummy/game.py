@@ -1,0 +1,511 @@
+"""State and rules of a Contract Rummy match: dealing, stepping, scoring, action text and the view
+(the legal-move search, the observation and the copies are the mixins it is made of)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import melds as ml
+from ...actions import action_text_error, check_action_id, parse_index, split_words
+from ...cards import ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, JOKER, NUM_CARDS, mask_of_counts, parse_card, sort_key
+from .observation import ObservationBuffers, observation_layout
+from .options import CONTRACT, CONTRACTS, DRAW, PHASES, PLACE, PLAY, Options, ml_pack, set_up_deal
+from .search import LegalMoves
+from .serialisation import Serialisation
+from .tables import catalogue, discard_ids
+
+PENALTY = ACE_FIFTEEN_POINTS + (15,)
+"""CR-30 penalty points per card id (joker last)."""
+
+
+class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
+    """State of one Contract Rummy match (all deals of ``options.deals``).
+
+    Action ids (``contract_rummy_v0``): ``N`` is the pack size, ``M`` the meld slots (3 per seat);
+    ``A_DISC``, ``A_MELD``, ``A_LAY`` and ``A_SWAP`` are the first ids of ``discard``, ``meld``,
+    ``layoff`` and ``swap``. A meld on the table is a list ``[pieces, shape, owner, cards that fit
+    it, cards its swappable jokers stand for]`` (:meth:`_add_meld`)."""
+
+    def __init__(self, options: Options, rng: np.random.Generator):
+        self.opts = options
+        self.rng = rng
+        self.num_players = options.num_players
+        self.N = options.pack_size
+        self.M = 3 * self.num_players
+        self.num_jokers = options.jokers
+        self.catalogue = catalogue(self.num_jokers, options.min_run_length)
+        self.multi_deck = options.decks > 1
+        self.A_DISC = self.N + 1
+        self._discard_ids = discard_ids(self.A_DISC)
+        self.A_MELD = self.N + 54
+        self.A_LAY = self.A_MELD + self.catalogue.size
+        self.A_SWAP = self.A_LAY + 104 * self.M
+        self.num_actions = self.A_SWAP + 52 * self.M
+        self.contract7_at_once = False
+        """Contract 7 under ``deal7_all_at_once`` (CR-17) in the deal being played."""
+        self._init_observation(observation_layout(options))
+        self._mask = None
+
+    # ------------------------------------------------------------------ set-up
+    @classmethod
+    def new(cls, options: Options, rng: np.random.Generator, deal: dict | None = None) -> "ContractRummyGame":
+        g = cls(options, np.random.default_rng(int(rng.integers(2 ** 63))))
+        g.scores = [0] * g.num_players
+        g.done = False
+        g.truncated = False
+        g.events = []
+        g.last_deal = None
+        if deal is None:
+            g.deal_idx = 0
+            g._start_deal(int(g.rng.integers(g.num_players)))
+        else:
+            set_up_deal(g, deal)
+        return g
+
+    def _reset_turn(self) -> None:
+        self.phase = DRAW
+        self.must = -1
+        self.banned = -1
+        self.freed = False
+        self.went_down = False
+        self.laid = []
+
+    def _start_deal(self, dealer: int) -> None:
+        """CR-4: shuffle the whole pack, deal from the dealer's left, turn one card up."""
+        n = self.num_players
+        self.dealer = dealer
+        self.contract = self.opts.deals[self.deal_idx]
+        self.contract7_at_once = self.contract == 7 and self.opts.deal7_all_at_once
+        hs, self.need_sets, self.need_runs = CONTRACTS[self.contract]
+        pack = ml_pack(self.opts)
+        order = self.rng.permutation(len(pack))
+        cards = [pack[i] for i in order]
+        self.hands = [[0] * 53 for _ in range(n)]
+        for i in range(n * hs):
+            self.hands[(dealer + 1 + i) % n][cards[i]] += 1
+        self.hsize = [hs] * n
+        self.pile = [cards[n * hs]]
+        self.stock = cards[:n * hs:-1]  # top = last
+        self.melds = []
+        self.down = [False] * n
+        self.known = [[0] * 53 for _ in range(n)]
+        self.turns = 0
+        self.current_player = (dealer + 1) % n
+        self._reset_turn()
+        self._rebuild_buffers()
+        self._forget_legal_mask()
+
+    def _add_meld(self, pieces: list, shape, owner: int) -> None:
+        """Put a meld on the table (CR-15): its pieces, shape, owner, the cards that may be laid off
+        on it (CR-18, CR-19) and, for a run, the cards its jokers stand for (swappable, CR-22)."""
+        self.melds.append([list(pieces), shape, owner, tuple(ml.layoff_cards(shape, True)),
+                           [p - NUM_CARDS for p in pieces if p >= NUM_CARDS] if shape.kind == ml.RUN else []])
+
+    def _forget_legal_mask(self) -> None:
+        """The state changed other than by :meth:`step`: the legal mask is built again when asked for."""
+        self._mask = None
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, a: int):
+        """Apply legal action ``a``. Returns per-seat float32 rewards, or None."""
+        seat = self.current_player
+        hand = self.hands[seat]
+        known = self.known[seat]
+        N = self.N
+        self._mask = None
+        if a == 0:  # draw stock (CR-11, CR-32)
+            if not self.stock:
+                top = self.pile.pop()
+                rest = self.pile
+                self.stock = [rest[i] for i in self.rng.permutation(len(rest))]
+                self.pile = [top]
+                self.pile_np[:] = 0
+                self.pile_np[top] = 1
+                self._pile_version += 1
+                self.events.append(f"the pile is shuffled into a new stock ({len(self.stock)} "
+                                   + ("card)" if len(self.stock) == 1 else "cards)"))
+            c = self.stock.pop()
+            hand[c] += 1
+            if c < NUM_CARDS:
+                self.present[seat] |= BIT[c]
+            self._hand_views[seat][c] = hand[c]
+            self._hand_version[seat] += 1
+            self.hsize[seat] += 1
+            self.phase = PLAY
+            self.events.append((seat, a, None))
+            return None
+        if a <= N:  # take discard K (CR-11, CR-12)
+            taken = self.pile[-a:]
+            del self.pile[-a:]
+            hand_view, known_view, pile_view = self._hand_views[seat], self._known_views[seat], self._pile_view
+            present = self.present[seat]
+            for c in taken:
+                hand[c] += 1
+                known[c] += 1
+                if c < NUM_CARDS:
+                    present |= BIT[c]
+                hand_view[c] = hand[c]
+                known_view[c] = known[c]
+                pile_view[c] -= 1
+            self.present[seat] = present
+            self._pile_version += 1
+            self._known_version += 1
+            self._hand_version[seat] += 1
+            self.hsize[seat] += a
+            self.events.append((seat, a, taken))
+            if a == 1:
+                self.banned = taken[0]
+                self.phase = PLAY
+            else:
+                self.must = taken[0]
+                self.phase = PLACE if self.down[seat] else CONTRACT
+            return None
+        if a < self.A_MELD:  # discard (CR-25)
+            c = a - self.A_DISC
+            hand[c] -= 1
+            if c < NUM_CARDS and not hand[c]:
+                self.present[seat] &= ~BIT[c]
+            self._hand_views[seat][c] = hand[c]
+            self._hand_version[seat] += 1
+            if known[c]:
+                known[c] -= 1
+                self._known_views[seat][c] = known[c]
+                self._known_version += 1
+            self.hsize[seat] -= 1
+            self.pile.append(c)
+            self._pile_view[c] += 1
+            self._pile_version += 1
+            self.events.append((seat, a, None))
+            if self.hsize[seat] == 0:
+                return self._end_deal(seat)
+            if len(self.events) > 200:
+                del self.events[:-20]
+            self.turns += 1
+            if self.turns >= self.opts.max_turns_per_deal:
+                return self._end_deal(-1)
+            self.current_player = seat + 1 if seat + 1 < self.num_players else 0
+            self.phase = DRAW
+            self.must = self.banned = -1
+            self.freed = self.went_down = False
+            if self.laid:
+                self.laid = []
+            if not self.stock and len(self.pile) == 1:
+                return self._end_deal(-1)
+            return None
+        self.events.append((seat, a, None))
+        rewards = self._table_step(a, seat, hand, known)
+        if rewards is None:
+            self.present[seat] = mask_of_counts(hand)
+            self.hand_np[seat] = hand
+            self.known_np[seat] = known
+            self._hand_version[seat] += 1
+            self._known_version += 1
+            self._seldom_version += 1
+            self._write_table()
+        return rewards
+
+    def _table_step(self, a: int, seat: int, hand: list, known: list):
+        """``meld``, ``layoff`` and ``swap`` (the hand and the table change)."""
+        if a < self.A_LAY:  # meld (CR-15, CR-16)
+            i = a - self.A_MELD
+            cat = self.catalogue
+            for c in cat.naturals[i]:
+                hand[c] -= 1
+                if known[c]:
+                    known[c] -= 1
+            nj = cat.jokers_in[i]
+            if nj:
+                hand[52] -= nj
+                known[52] = max(0, known[52] - nj)
+            self.hsize[seat] -= cat.length[i]
+            self.laid.append(len(self.melds))
+            self._add_meld(list(cat.pieces[i]), cat.shape[i], seat)
+            if self.must >= 0 and self._meld_uses(i, self.must):
+                self.must = -1
+            if len(self.laid) == self.need_sets + self.need_runs:
+                self.down[seat] = True
+                self.went_down = True
+                self.phase = PLAY
+                if self.hsize[seat] == 0:
+                    return self._end_deal(seat)
+            else:
+                self.phase = CONTRACT
+            return None
+        if a < self.A_SWAP:  # layoff (CR-18, CR-19)
+            k, p = divmod(a - self.A_LAY, 104)
+            c = p - NUM_CARDS if p >= NUM_CARDS else p
+            if p >= NUM_CARDS:
+                hand[52] -= 1
+                if known[52]:
+                    known[52] -= 1
+                self.freed = False
+                if self.must == JOKER:
+                    self.must = -1
+            else:
+                hand[c] -= 1
+                if known[c]:
+                    known[c] -= 1
+                if c == self.must:
+                    self.must = -1
+            self.hsize[seat] -= 1
+            m = self.melds[k]
+            m[0].append(p)
+            m[1] = ml.extend(m[1], c, True)
+            m[3] = tuple(ml.layoff_cards(m[1], True))
+            if p >= NUM_CARDS and m[1].kind == ml.RUN:
+                m[4].append(c)
+            self.phase = PLAY
+            if self.hsize[seat] == 0:
+                return self._end_deal(seat)
+            return None
+        # swap (CR-22, CR-23)
+        k, c = divmod(a - self.A_SWAP, 52)
+        m = self.melds[k]
+        m[0][m[0].index(NUM_CARDS + c)] = c
+        m[4].remove(c)
+        hand[c] -= 1
+        if known[c]:
+            known[c] -= 1
+        hand[52] += 1
+        known[52] += 1
+        if c == self.must:
+            self.must = -1
+        self.freed = True
+        self.phase = PLACE
+        return None
+
+    def _end_deal(self, out_seat: int):
+        """CR-29/CR-30/CR-33/CR-34: score the deal, then deal the next or end the match."""
+        n = self.num_players
+        pts = [0 if s == out_seat else sum(PENALTY[c] * k for c, k in enumerate(self.hands[s]) if k)
+               for s in range(n)]
+        for s in range(n):
+            self.scores[s] += pts[s]
+        self.last_deal = {"deal": self.deal_idx + 1, "contract": self.contract, "out": out_seat,
+                          "penalties": pts, "scores": list(self.scores)}
+        self.events.append(f"deal {self.deal_idx + 1} (contract {self.contract}) ends: "
+                           + (f"player_{out_seat} goes out" if out_seat >= 0 else "dead deal")
+                           + "; penalties " + " ".join(str(p) for p in pts))
+        if self.opts.reward_mode == "points":
+            rewards = np.array([-p for p in pts], dtype=np.float32)
+        else:
+            rewards = np.zeros(n, dtype=np.float32)
+        if self.deal_idx + 1 < len(self.opts.deals):
+            self.deal_idx += 1
+            self._start_deal((self.dealer + 1) % n)
+        else:
+            self.done = True
+            self.phase = DRAW
+            self._rebuild_buffers()
+            if self.opts.reward_mode == "win_loss":
+                best = min(self.scores)
+                sole = self.scores.count(best) == 1
+                rewards = np.array([(1.0 if sole else 0.0) if x == best else -1.0 for x in self.scores],
+                                   dtype=np.float32)
+        self.events = self.events[-20:]
+        return rewards
+
+    # ------------------------------------------------------------------ illegal actions
+    def illegal_reason(self, a: int) -> str:
+        """Why ``a`` is not legal now (called for masked-out actions)."""
+        if self.done:
+            return "the match is over"
+        N = self.N
+        phase = PHASES[self.phase]
+        seat = self.current_player
+        if a <= N:
+            if self.phase != DRAW:
+                return f"the draw is over this turn (phase {phase}; CR-10)"
+            if a == 0:
+                return "the stock is empty and the pile has one card (CR-32)"
+            if a > len(self.pile):
+                return f"the pile has only {len(self.pile)} card(s) (CR-11)"
+            if a >= 2 and not self.opts.deep_discard:
+                return "deep_discard is off: only the top card may be taken (CR-11)"
+            if a >= 2:
+                return (f"the must-use card {CARD_TEXT[self.pile[-a]]} could not be put on the table this "
+                        "turn (CR-12, CR-16, CR-28)")
+            return "it would leave only cards of the banned text that cannot all be laid off (CR-28)"
+        if self.phase == DRAW:
+            return "the turn starts with a draw (CR-10)"
+        if self.phase == CONTRACT and not self.A_MELD <= a < self.A_LAY:
+            return "the contract is being laid: only meld is legal until it is complete (CR-15, CR-27)"
+        if self.phase == PLACE:
+            what = "the freed joker" if self.freed else f"the must-use card {CARD_TEXT[self.must]}"
+            return f"{what} must be placed first (CR-12, CR-23)"
+        if a < self.A_MELD:
+            c = a - self.A_DISC
+            if not self.hands[seat][c]:
+                return f"{CARD_TEXT[c]} is not in hand"
+            if c == self.banned:
+                return f"{CARD_TEXT[c]} was taken from the pile this turn (CR-26)"
+            return "no discard now (CR-17)"
+        if a < self.A_LAY:
+            if self.down[seat]:
+                return "a seat that is down never melds again this deal (CR-15)"
+            i = a - self.A_MELD
+            h = self.hands[seat]
+            need = {}
+            for c in self.catalogue.naturals[i]:
+                need[c] = need.get(c, 0) + 1
+            if any(h[c] < k for c, k in need.items()) or h[52] < self.catalogue.jokers_in[i]:
+                return "the meld's cards are not in hand (CR-16)"
+            return "the rest of the contract could not be laid after it, or it is not in the contract (CR-8, CR-9, CR-16, CR-17, CR-28)"
+        if not self.down[seat]:
+            return "only a seat that is down may lay off or swap (CR-15, CR-18)"
+        if a < self.A_SWAP:
+            k, p = divmod(a - self.A_LAY, 104)
+            if k >= len(self.melds):
+                return f"there is no meld @{k}"
+            if self.went_down and self.contract7_at_once:
+                return "after laying contract 7 only the discard is left (CR-17)"
+            h = self.hands[seat]
+            if (h[52] if p >= NUM_CARDS else h[p]) == 0:
+                return f"{ml.piece_text(p)} is not in hand"
+            if p % 52 not in self.melds[k][3] and not (p >= NUM_CARDS and p - NUM_CARDS in self.melds[k][3]):
+                return f"{ml.piece_text(p)} does not fit @{k} (CR-18, CR-19, CR-24)"
+            return "it would leave only cards of the banned text (CR-28)"
+        k, c = divmod(a - self.A_SWAP, 52)
+        if not self.opts.joker_swap:
+            return "joker_swap is off (CR-22)"
+        if self.went_down:
+            return "a seat may swap only if it was down before this turn (CR-22)"
+        if k >= len(self.melds) or c not in self.melds[k][4]:
+            return f"@{k} holds no swappable JK={CARD_TEXT[c]} (CR-22, CR-24)"
+        if not self.hands[seat][c]:
+            return f"{CARD_TEXT[c]} is not in hand"
+        return "the freed joker could not then be laid off (CR-23, CR-28)"
+
+    # ------------------------------------------------------------------ text
+    def action_to_text(self, a: int) -> str:
+        """Canonical text of action id ``a``; ``ValueError`` for anything but an id ``0..num_actions-1``."""
+        a = check_action_id(a, self.num_actions)
+        N = self.N
+        if a == 0:
+            return "draw stock"
+        if a == 1:
+            return "take discard"
+        if a <= N:
+            return f"take discard {a}"
+        if a < self.A_MELD:
+            return "discard " + CARD_TEXT[a - self.A_DISC]
+        if a < self.A_LAY:
+            return "meld " + self.catalogue.text[a - self.A_MELD]
+        if a < self.A_SWAP:
+            k, p = divmod(a - self.A_LAY, 104)
+            return f"layoff {ml.piece_text(p)} @{k}"
+        k, c = divmod(a - self.A_SWAP, 52)
+        return f"swap {CARD_TEXT[c]} @{k}"
+
+    def text_to_action(self, text: str) -> int:
+        """Action id of an action text (rules file "Action text", grammar of ``rummy_env.actions``);
+        ``ValueError`` naming an unknown or malformed text."""
+        w = split_words(text)
+        try:
+            if w == ["draw", "stock"]:
+                return 0
+            if w[:2] == ["take", "discard"] and len(w) in (2, 3):
+                return 1 if len(w) == 2 else parse_index(w[2], "K of 'take discard K'", 1, self.N)
+            if w[0] == "discard" and len(w) == 2:
+                return self.A_DISC + parse_card(w[1], allow_joker=True)
+            if w[0] == "meld" and len(w) >= 2:
+                pieces = [ml.parse_piece(x) for x in w[1:]]
+                i = self.catalogue.index.get(tuple(sorted(pieces)))
+                if i is None:
+                    raise ValueError("not a meld of the catalogue (CR-13, CR-14)")
+                return self.A_MELD + i
+            if w[0] in ("layoff", "swap") and len(w) == 3 and w[2].startswith("@"):
+                k = parse_index(w[2][1:], "the meld index k of '@k'", 0, self.M - 1)
+                if w[0] == "layoff":
+                    return self.A_LAY + 104 * k + ml.parse_piece(w[1])
+                return self.A_SWAP + 52 * k + parse_card(w[1])
+        except ValueError as err:
+            raise action_text_error(text, str(err)) from None
+        raise action_text_error(text, "expected draw stock, take discard [K], meld ..., layoff P @k, swap C @k "
+                                      "or discard C")
+
+    # ------------------------------------------------------------------ view
+    def view(self, seat: int) -> dict:
+        n = self.num_players
+        hand = self.hands[seat]
+        legal = []
+        if seat == self.current_player and not self.done:
+            legal = [self.action_to_text(int(a)) for a in np.flatnonzero(self.legal_mask())]
+        events = []
+        for e in self.events[-20:]:
+            if isinstance(e, str):
+                events.append(e)
+            else:
+                events.append(self._move_event_text(*e))
+        return {
+            "game": "contract_rummy_v0",
+            "seat": seat,
+            "num_players": n,
+            "to_play": -1 if self.done else self.current_player,
+            "phase": "over" if self.done else PHASES[self.phase],
+            "done": self.done,
+            "hand": [CARD_TEXT[c] for c in sorted((c for c in range(53) for _ in range(hand[c])), key=sort_key)],
+            "hand_sizes": list(self.hsize),
+            "scores": list(self.scores),
+            "legal_actions": legal,
+            "melds": [{"index": k, "owner": m[2],
+                       "cards": [ml.piece_text(p) for p in ml.canonical_order(m[0], m[1])]}
+                      for k, m in enumerate(self.melds)],
+            "discard": [CARD_TEXT[c] for c in self.pile],
+            "stock_size": len(self.stock),
+            "events": events,
+            "deal_index": self.deal_idx,
+            "num_deals": len(self.opts.deals),
+            "contract": self.contract,
+            "contract_needs": {"sets": self.need_sets, "runs": self.need_runs},
+            "dealer": self.dealer,
+            "down": list(self.down),
+            "turns": self.turns,
+            "must_use": CARD_TEXT[self.must] if self.must >= 0 else None,
+            "banned": CARD_TEXT[self.banned] if self.banned >= 0 else None,
+            "freed_joker": self.freed,
+            "went_down_this_turn": self.went_down,
+            "contract_laid_this_turn": list(self.laid),
+            "picked_up": [[CARD_TEXT[c] for c in range(53) for _ in range(k[c])] for k in self.known],
+            "last_deal": self._last_deal_view(),
+        }
+
+    def _move_event_text(self, seat: int, a: int, taken) -> str:
+        """A move as a public event in words: ``player_1 takes 9C TD TS from the pile``."""
+        words = self.action_to_text(a).split()
+        who = f"player_{seat}"
+        if words[0] == "draw":
+            return f"{who} draws from the stock"
+        if words[0] == "take":
+            return f"{who} takes {' '.join(CARD_TEXT[c] for c in taken or ())} from the pile"
+        verb = {"discard": "discards", "meld": "melds", "layoff": "lays off", "swap": "swaps"}[words[0]]
+        if words[0] == "swap":
+            return f"{who} swaps {words[1]} for the joker in {words[2]}"
+        return f"{who} {verb} {' '.join(words[1:])}".replace(" @", " on @")
+
+    def _last_deal_view(self) -> dict | None:
+        """The previous deal's end (CR-29, CR-30, CR-33): ``deal`` (1-based), ``contract``, ``out``
+        (the seat that went out, -1 for a dead deal), ``penalties`` and the ``scores`` after it."""
+        d = self.last_deal
+        if d is None:
+            return None
+        return {**d, "penalties": list(d["penalties"]), "scores": list(d["scores"])}
+
+    def render_text(self, seat: int) -> str:
+        v = self.view(seat)
+        lines = [f"Contract Rummy - deal {v['deal_index'] + 1}/{v['num_deals']}, contract {v['contract']} "
+                 f"({v['contract_needs']['sets']} set(s), {v['contract_needs']['runs']} run(s)); "
+                 f"dealer player_{v['dealer']}; phase {v['phase']}; to play "
+                 + ("-" if v["to_play"] < 0 else f"player_{v['to_play']}"),
+                 "scores: " + " ".join(f"p{i}={x}" for i, x in enumerate(v["scores"])),
+                 "hand sizes: " + " ".join(f"p{i}={x}{'*' if d else ''}" for i, (x, d) in
+                                           enumerate(zip(v["hand_sizes"], v["down"]))) + "  (* = down)",
+                 f"stock: {v['stock_size']}  pile (bottom..top): {' '.join(v['discard'])}"]
+        for m in v["melds"]:
+            lines.append(f"  @{m['index']} (player_{m['owner']}): {' '.join(m['cards'])}")
+        lines.append(f"player_{seat} hand: {' '.join(v['hand'])}")
+        if v["must_use"]:
+            lines.append(f"must use: {v['must_use']}")
+        if v["legal_actions"]:
+            lines.append("legal: " + ", ".join(v["legal_actions"]))
+        return "\n".join(lines)
+

@@ -1,0 +1,223 @@
+"""The observation: its named layout (:func:`observation_layout`) and each seat's buffer, brought
+up to date slice by slice."""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import melds as ml
+from ...cards import NUM_CARDS, mask_of_counts
+from ...layout import ObservationLayout
+from .options import Options
+
+TOP_CARDS = 8
+"""Pile cards shown in order in the observation (deep takes, CR-11)."""
+
+
+def observation_layout(opts: Options) -> ObservationLayout:
+    """The observation's named parts for ``opts`` (documented in ``contract_rummy_v0``)."""
+    n = opts.num_players
+    return ObservationLayout([
+        ("hand", 53, "0..6", "my card counts (52 = jokers)"),
+        ("pile_counts", 53, "0..6", "counts of every card in the discard pile (CR-6)"),
+        ("pile_top", (TOP_CARDS, 53), "{0,1}", "one-hot of the pile's top cards, top first"),
+        ("table_cards", 53, "0..6", "counts of pieces on the table"),
+        ("table_jokers", 52, "0..3", "per card: how many swappable jokers stand for it (CR-22)"),
+        ("melds", (3 * n, MELD_FEATURES + n), "[0, 6]", "per meld slot: features, then the owner (relative seat one-hot)"),
+        ("picked_up", (n, 53), "0..6", "per relative seat, per card: how many it is publicly known to hold"),
+        ("must_use", 53, "{0,1}", "one-hot of the must-use card (CR-12)"),
+        ("banned", 53, "{0,1}", "one-hot of the banned text (CR-26)"),
+        ("deal_index", len(opts.deals), "{0,1}", "one-hot of the deal being played"),
+        ("contract", 7, "{0,1}", "one-hot of its contract 1..7 (CR-7)"),
+        ("phase", 4, "{0,1}", "draw, contract, place, play"),
+        ("pile_size", 1, "0..inf", "cards in the pile"),
+        ("stock_size", 1, "0..inf", "cards in the stock"),
+        ("down", n, "{0,1}", "seat is down (relative seats)"),
+        ("hand_sizes", n, "0..inf", "cards in each hand"),
+        ("scores", n, "[0, inf]", "penalty totals / 100 (CR-31)"),
+        ("dealer", n, "{0,1}", "dealer one-hot (relative)"),
+        ("contract_laid", 2, "0..3", "sets and runs of the contract laid this turn (CR-15)"),
+        ("flags", 3, "{0,1}", "freed joker in hand (CR-23), went down this turn (CR-22), my turn"),
+        ("turns", 1, "[0, 1]", "turns completed this deal / max_turns_per_deal (CR-33)"),
+    ])
+
+
+MELD_FEATURES = 1 + 2 + 13 + 4 + 14 + 14 + 4 + 1 + 1
+"""Per meld slot before the owner one-hot: present, set/run, rank (sets), suit (runs), lo and hi
+one-hot (runs, positions 1..14), suits present (sets), jokers, size/14."""
+
+
+def _move_one_hot(o, seen: list, k: int, i: int) -> None:
+    """Move the single 1.0 that ``seen[k]`` remembers to index ``i`` of ``o`` (-1 = none)."""
+    if seen[k] != i:
+        if seen[k] >= 0:
+            o[seen[k]] = 0.0
+        if i >= 0:
+            o[i] = 1.0
+        seen[k] = i
+
+
+class ObservationBuffers:
+    """Each seat's observation buffer, a part of
+    :class:`~rummy_env.games.contract_rummy.game.ContractRummyGame`."""
+
+    def _init_observation(self, layout: ObservationLayout) -> None:
+        """The layout and the offsets of the slices written one by one."""
+        self.layout = layout
+        self.obs_size = layout.size
+        start = {part.name: part.start for part in layout}
+        self._zeros = memoryview(np.zeros(self.obs_size, dtype=np.float32))
+        """Zeros to clear observation slices with (memoryview slice copies)."""
+        self._offsets = tuple(start[k] for k in ("pile_counts", "table_cards", "picked_up", "must_use",
+                                                 "banned", "deal_index", "contract", "phase", "pile_size",
+                                                 "down", "contract_laid", "melds"))
+        self._table_offsets = (start["table_cards"], start["table_jokers"], start["melds"])
+
+    def _rebuild_buffers(self) -> None:
+        """Rebuild the float32 mirrors of hands, pick-ups, pile and table (for observations),
+        the presence bitmask of each hand, and every seat's observation buffer."""
+        n = self.num_players
+        self.present = [mask_of_counts(h) for h in self.hands]
+        self.hand_np = np.array(self.hands, dtype=np.float32)
+        self.known_np = np.array(self.known, dtype=np.float32)
+        self.pile_np = np.zeros(53, dtype=np.float32)
+        for c in self.pile:
+            self.pile_np[c] += 1
+        self.public_obs = np.zeros(self.obs_size, dtype=np.float32)
+        self._public_view = memoryview(self.public_obs)
+        """Seat-independent slices of the observation (pile and table; the owner slots of the
+        melds stay 0 here)."""
+        self._obs = np.zeros((n, self.obs_size), dtype=np.float32)
+        """Each seat's observation, brought up to date slice by slice when it is asked for."""
+        self._obs_rows = list(self._obs)
+        self._obs_views = [memoryview(o) for o in self._obs]
+        self._hand_views = [memoryview(h) for h in self.hand_np]
+        self._known_views = [memoryview(k) for k in self.known_np]
+        self._pile_view = memoryview(self.pile_np)
+        """memoryviews of the arrays above: item and slice writes through them are cheaper."""
+        self._seen = [[-1] * 8 for _ in range(n)]
+        """Per seat: the versions (hand, pile, table, pick-ups, seldom) its buffer shows, then the
+        indices of its must-use, banned and phase ones (-1: none)."""
+        self._hand_version = [0] * n
+        self._pile_version = self._known_version = self._seldom_version = self._table_version = 0
+        self._public_pile_version = -1
+        self._write_table()
+
+    def _write_table(self) -> None:
+        """Table part of the observation (in ``pub``): piece counts, swappable jokers, one row
+        per meld."""
+        table = [0] * 53
+        jk = [0] * 52
+        feats = np.zeros((self.M, MELD_FEATURES), dtype=np.float32)
+        for k, m in enumerate(self.melds):
+            row = [0.0] * MELD_FEATURES
+            row[0] = 1.0
+            nj = 0
+            for p in m[0]:
+                if p >= NUM_CARDS:
+                    table[52] += 1
+                    nj += 1
+                else:
+                    table[p] += 1
+            for x in m[4]:
+                jk[x] = 1
+            sh = m[1]
+            if sh.kind == ml.SET:
+                row[1] = 1.0
+                row[3 + sh.rank - 1] = 1.0
+                for s in range(4):
+                    if sh.suits >> s & 1:
+                        row[48 + s] = 1.0
+            else:
+                row[2] = 1.0
+                row[16 + sh.suit] = 1.0
+                row[20 + sh.lo - 1] = 1.0
+                row[34 + sh.hi - 1] = 1.0
+            row[52] = nj
+            row[53] = sh.size / 14.0
+            feats[k] = row
+        o_table, o_jokers, o_melds = self._table_offsets
+        pub = self.public_obs
+        pub[o_table:o_table + 53] = table
+        pub[o_jokers:o_jokers + 52] = jk
+        slot = MELD_FEATURES + self.num_players
+        pub[o_melds:o_melds + self.M * slot].reshape(self.M, slot)[:, :MELD_FEATURES] = feats
+        self._table_version += 1
+
+    def observation(self, seat: int) -> np.ndarray:
+        """float32 vector (layout in ``contract_rummy_v0``) of what ``seat`` may know."""
+        self._bring_up_to_date(seat)
+        return self._obs_rows[seat].copy()
+
+    def _bring_up_to_date(self, seat: int) -> None:
+        """``seat``'s observation: its buffer is brought up to date where the versions it shows are
+        behind (hand, pile, table, pick-ups, seldom-changing slices); the small slices are rewritten
+        (through memoryviews: cheaper than numpy item writes)."""
+        (o_pile, o_table, o_picked, o_must, o_banned, o_deal, o_contract, o_phase, o_size, o_down,
+         o_laid, o_melds) = self._offsets
+        n = self.num_players
+        o = self._obs_views[seat]
+        seen = self._seen[seat]
+        if seen[0] != self._hand_version[seat]:
+            seen[0] = self._hand_version[seat]
+            o[:53] = self._hand_views[seat]
+        if seen[1] != self._pile_version:
+            seen[1] = self._pile_version
+            pub = self._public_view
+            e = o_pile + 53 * (TOP_CARDS + 1)
+            if self._public_pile_version != self._pile_version:
+                self._public_pile_version = self._pile_version
+                pub[o_pile:o_pile + 53] = self._pile_view
+                t = o_pile + 53
+                pub[t:e] = self._zeros[:e - t]
+                for c in self.pile[-1:-TOP_CARDS - 1:-1]:
+                    pub[t + c] = 1.0
+                    t += 53
+            o[o_pile:e] = pub[o_pile:e]
+        if seen[2] != self._table_version:
+            seen[2] = self._table_version
+            o[o_table:o_picked] = self._public_view[o_table:o_picked]
+            b = o_melds + MELD_FEATURES - seat
+            slot = MELD_FEATURES + n
+            for k, m in enumerate(self.melds):
+                o[b + slot * k + (m[2] if m[2] >= seat else m[2] + n)] = 1.0
+        if seen[3] != self._known_version:
+            seen[3] = self._known_version
+            b = o_picked
+            for s in range(seat, n):
+                o[b:b + 53] = self._known_views[s]
+                b += 53
+            for s in range(seat):
+                o[b:b + 53] = self._known_views[s]
+                b += 53
+        if seen[4] != self._seldom_version:
+            seen[4] = self._seldom_version
+            o[o_deal:o_phase] = self._zeros[:o_phase - o_deal]
+            o[o_deal + self.deal_idx] = 1.0
+            o[o_contract + self.contract - 1] = 1.0
+            b = o_down
+            for i in range(n):
+                s = seat + i if seat + i < n else seat + i - n
+                o[b + i] = 1.0 if self.down[s] else 0.0
+                o[b + 2 * n + i] = self.scores[s] / 100.0
+                o[b + 3 * n + i] = 1.0 if self.dealer == s else 0.0
+        _move_one_hot(o, seen, 5, o_must + self.must if self.must >= 0 else -1)
+        _move_one_hot(o, seen, 6, o_banned + self.banned if self.banned >= 0 else -1)
+        _move_one_hot(o, seen, 7, -1 if self.done else o_phase + self.phase)
+        o[o_size] = len(self.pile)
+        o[o_size + 1] = len(self.stock)
+        b = o_down + n
+        hs = self.hsize
+        for i in range(n):
+            o[b + i] = hs[seat + i if seat + i < n else seat + i - n]
+        b = o_laid
+        if self.laid:
+            nsets = sum(1 for k in self.laid if self.melds[k][1].kind == ml.SET)
+            o[b] = nsets
+            o[b + 1] = len(self.laid) - nsets
+        else:
+            o[b] = o[b + 1] = 0.0
+        o[b + 2] = self.freed
+        o[b + 3] = self.went_down
+        o[b + 4] = seat == self.current_player and not self.done
+        o[b + 5] = self.turns / self.opts.max_turns_per_deal
+
