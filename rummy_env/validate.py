@@ -29,12 +29,13 @@ def is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def check_int(name: str, value, lo: int, hi: int | None = None, what: str = "an int") -> int:
-    """``value`` as an ``int`` if it is an integer ``lo..hi`` (``hi`` None: no upper bound);
+def check_int(name: str, value, lo: int | None = None, hi: int | None = None, what: str = "an int") -> int:
+    """``value`` as an ``int`` if it is an integer ``lo..hi`` (a bound of None: none that side);
     otherwise ``ValueError``: "``name`` must be ``what`` lo..hi, got ...". """
-    if not is_int(value) or value < lo or (hi is not None and value > hi):
-        bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"{name} must be {what} {bounds}, got {value!r}")
+    if not is_int(value) or (lo is not None and value < lo) or (hi is not None and value > hi):
+        bounds = (f" {lo}..{hi}" if hi is not None else f" >= {lo}") if lo is not None else (
+            f" <= {hi}" if hi is not None else "")
+        raise ValueError(f"{name} must be {what}{bounds}, got {value!r}")
     return int(value)
 
 

@@ -16,6 +16,16 @@ Action ids (1283, tongits.md "Action text"):
 
 Phases: ``draw`` (TG-6), ``pickup`` (TG-7), ``meld`` (TG-8), ``response`` (TG-20).
 Card sets are int bitmasks.
+
+Where to find what:
+
+- actions: ``ACTIONS`` (the catalogue: segments, texts, parser), ``A_DRAW`` .. ``LAYOFF0`` its starts;
+- options: :class:`Options`; scenario deals: ``TongitsGame._setup`` (keys ``DEAL_KEYS``);
+- observation: ``OBSERVATION_LAYOUT`` (named parts, documented in ``tongits_v0``), the ``O_*`` / ``S_*``
+  offsets into it, ``TongitsGame._rebuild`` / ``observation``;
+- rules: meld tables (``SET_IDS``, ``RUN_IDS``, ``TAKE_PAIRS``, ``least_deadwood``); legality ``legal_mask`` /
+  ``illegal_reason``; moves ``step``; hand end and chips ``_end_hand``;
+- copies and serialisation: ``clone``, ``determinize``, ``to_dict`` / ``from_dict``; view and event texts.
 """
 from __future__ import annotations
 
@@ -24,23 +34,42 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..actions import action_text_error, check_action_id, parse_index, split_words
-from ..cards import BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, mask_texts, parse_card
+from ..actions import CARD, Catalogue, Combination, Segment, slot_word
+from ..cards import (BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, cards_of, cards_text, make_pack, mask_of,
+                     mask_texts)
 from ..layout import ObservationLayout
 from ..melds import SET_SUIT_CHOICES, classify, standard_catalogue, catalogue_masks
 from ..rng import copy_rng, fresh_rng
+from ..validate import PackTally, check_bool, check_deal_keys, check_fields, check_int
 
 NUM_PLAYERS = 3
 MAX_MELDS = 17
-A_DRAW, A_TAKE, A_CALL, A_CHALLENGE, A_FOLD = 0, 1, 2, 3, 4
-DISCARD0 = 5
-MELD0 = DISCARD0 + 52
 CATALOGUE = standard_catalogue(ace_high=False)
 CAT_MASK = catalogue_masks(CATALOGUE)
-SECRET0 = MELD0 + len(CATALOGUE)
-LAYOFF0 = SECRET0 + 13
-NUM_ACTIONS = LAYOFF0 + 52 * MAX_MELDS
-assert (MELD0, SECRET0, LAYOFF0, NUM_ACTIONS) == (57, 386, 399, 1283)
+FOURS = tuple(tuple(13 * s + r for s in range(4)) for r in range(13))
+"""The four cards of each rank A..K, suits C D H S: the cards of a ``secret`` (TG-13)."""
+
+ACTIONS = Catalogue([
+    Segment("draw stock"),
+    Segment("take discard"),
+    Segment("call draw"),
+    Segment("challenge"),
+    Segment("fold"),
+    Segment("discard <card>", card=CARD),
+    Segment("meld <meld>", meld=Combination("<cards>", CATALOGUE, CARD, "not a valid set or run (TG-10..TG-12)")),
+    Segment("secret <four>", four=Combination("<cards>", FOURS, CARD,
+                                              "a secret is the four cards of one rank (TG-13)")),
+    Segment("layoff <card> <slot>", card=CARD, slot=slot_word(MAX_MELDS)),
+])
+"""Tongits' 1283 actions (tongits.md "Action text"): texts, parser and segment starts."""
+A_DRAW, A_TAKE, A_CALL, A_CHALLENGE, A_FOLD = (ACTIONS.start(name) for name in (
+    "draw stock", "take discard", "call draw", "challenge", "fold"))
+DISCARD0 = ACTIONS.start("discard")
+MELD0 = ACTIONS.start("meld")
+SECRET0 = ACTIONS.start("secret")
+LAYOFF0 = ACTIONS.start("layoff")
+NUM_ACTIONS = ACTIONS.size
+ACTION_TEXT = ACTIONS.texts
 
 PHASES = ("draw", "pickup", "meld", "response")
 DRAW, PICKUP, MELD, RESPONSE = 0, 1, 2, 3
@@ -48,12 +77,10 @@ TURN_CAP = 100
 """Turns per hand after which ``discard_take_must_meld=False`` settles the hand (TG-25)."""
 
 SUIT_BITS = 0x1FFF
-RANK_MASK = tuple(sum(BIT[13 * s + r - 1] for s in range(4)) for r in range(14))  # index 1..13
+RANK_MASK = (0,) + tuple(mask_of(four) for four in FOURS)  # index 1..13
 ACES = RANK_MASK[1]
-MELD_OF_MASK = {m: i for i, m in enumerate(CAT_MASK)}
 MELDS_WITH_CARD = tuple(tuple(m for m in CAT_MASK if m & BIT[c]) for c in range(52))
 POINTS_OF_BIT = {BIT[c]: POINTS[c] for c in range(52)}
-BIT_INDEX = {BIT[c]: c for c in range(52)}
 
 # SET_IDS[r][suitmask] -> meld action ids of the sets of rank r (1..13) inside suitmask.
 SET_IDS = [[()] * 16] + [
@@ -103,18 +130,6 @@ def _take_pairs(t: int) -> tuple:
 TAKE_PAIRS = tuple(_take_pairs(t) for t in range(52))
 
 
-def _action_texts() -> tuple:
-    t = ["draw stock", "take discard", "call draw", "challenge", "fold"]
-    t += ["discard " + CARD_TEXT[c] for c in range(52)]
-    t += ["meld " + " ".join(CARD_TEXT[c] for c in m) for m in CATALOGUE]
-    t += ["secret " + " ".join(CARD_TEXT[13 * s + r] for s in range(4)) for r in range(13)]
-    t += [f"layoff {CARD_TEXT[c]} @{k}" for c in range(52) for k in range(MAX_MELDS)]
-    return tuple(t)
-
-
-ACTION_TEXT = _action_texts()
-FIXED_TEXT = {t: i for i, t in enumerate(ACTION_TEXT[:5])}
-
 _DEADWOOD: dict = {}
 
 
@@ -128,7 +143,7 @@ def least_deadwood(mask: int) -> int:
         return r
     low = mask & -mask
     best = POINTS_OF_BIT[low] + least_deadwood(mask ^ low)
-    for m in MELDS_WITH_CARD[BIT_INDEX[low]]:
+    for m in MELDS_WITH_CARD[low.bit_length() - 1]:
         if m & mask == m:
             v = least_deadwood(mask ^ m)
             if v < best:
@@ -151,19 +166,6 @@ def mask_points(mask: int) -> int:
 def four_ranks(mask: int) -> int:
     """13-bit mask of the ranks of which ``mask`` holds all four cards."""
     return mask & (mask >> 13) & (mask >> 26) & (mask >> 39) & SUIT_BITS
-
-
-def popcount(x: int) -> int:
-    return bin(x).count("1")
-
-
-def _bits(mask: int) -> list:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(BIT_INDEX[low])
-        mask ^= low
-    return out
 
 
 _EVENT_TEXT: dict = {}
@@ -248,22 +250,17 @@ class Options:
     reward_mode: str = "chips"
 
     def __post_init__(self):
-        for name in ("discard_take_must_meld", "count_hand_melds", "require_meld_to_contest"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"option {name} must be a bool, got {getattr(self, name)!r}")
-        h = self.hands_per_match
-        if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or h < 1:
-            raise ValueError(f"option hands_per_match must be an int >= 1, got {h!r}")
-        object.__setattr__(self, "hands_per_match", int(h))
-        if self.chip_mode not in ("bank", "pay"):
-            raise ValueError(f"option chip_mode must be 'bank' or 'pay', got {self.chip_mode!r}")
-        if self.reward_mode not in ("chips", "win_loss"):
-            raise ValueError(f"option reward_mode must be 'chips' or 'win_loss', got {self.reward_mode!r}")
+        check_fields(self, ints={"hands_per_match": (1, None)},
+                     bools=("discard_take_must_meld", "count_hand_melds", "require_meld_to_contest"),
+                     choices={"chip_mode": ("bank", "pay"), "reward_mode": ("chips", "win_loss")})
 
     @property
     def num_players(self) -> int:
         return NUM_PLAYERS
 
+
+DEAL_KEYS = ("dealer", "hands", "stock", "discard", "melds", "turn", "phase", "blocked", "chips", "hand_index")
+"""The keys of a scenario deal (tongits.md "Deal keys")."""
 
 HAND_END_TEXT = {
     "tongits": "Tongits, an empty hand",
@@ -323,24 +320,16 @@ class TongitsGame:
         cards[dealer] = perm[:13]
         cards[(dealer + 1) % 3] = perm[13:25]
         cards[(dealer + 2) % 3] = perm[25:37]
-        self.hands = [sum([BIT[c] for c in cs]) for cs in cards]
+        self.hands = [mask_of(cs) for cs in cards]
         self.stock = perm[37:]             # top card last
         self._rebuild(cards)
 
     def _setup(self, deal: dict) -> None:
         """Scenario set-up from a deal dict (tongits.md "Deal keys")."""
-        if not isinstance(deal, dict):
-            raise ValueError("deal must be a dict")
-        allowed = {"dealer", "hands", "stock", "discard", "melds", "turn", "phase", "blocked", "chips",
-                   "hand_index"}
-        unknown = set(deal) - allowed
-        if unknown:
-            raise ValueError(f"unknown deal key(s) {sorted(unknown)}")
+        check_deal_keys(deal, DEAL_KEYS)
 
         def seat_of(key, v):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < NUM_PLAYERS:
-                raise ValueError(f"deal {key} must be a seat 0-2, got {v!r}")
-            return int(v)
+            return check_int(f"deal {key}", v, 0, NUM_PLAYERS - 1, what="a seat")
 
         dealer = seat_of("dealer", deal["dealer"]) if "dealer" in deal else int(self.rng.integers(NUM_PLAYERS))
         has_turn = "turn" in deal
@@ -350,21 +339,7 @@ class TongitsGame:
         phase = deal.get("phase", "draw" if has_turn else "meld")
         if phase not in ("draw", "meld"):
             raise ValueError(f"deal phase must be 'draw' or 'meld', got {phase!r}")
-        used = 0
-
-        def take(key, texts):
-            nonlocal used
-            if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
-                raise ValueError(f"deal {key} must be a list of card texts")
-            out = []
-            for t in texts:
-                c = parse_card(t)
-                if used & BIT[c]:
-                    raise ValueError(f"deal card {CARD_TEXT[c]} is repeated ({key})")
-                used |= BIT[c]
-                out.append(c)
-            return out
-
+        tally = PackTally(make_pack())
         if "hands" not in deal:
             extra = sorted(set(deal) & {"stock", "discard", "melds", "turn"})
             if extra:
@@ -379,8 +354,8 @@ class TongitsGame:
             hands_in = [[], [], []]
             for k in range(NUM_PLAYERS):
                 hands_in[(dealer + k) % 3] = [CARD_TEXT[c] for c in perm[12 * k + (k > 0):12 * k + 12 + 1]]
-        hand_cards = [take(f"hands[{i}]", h) for i, h in enumerate(hands_in)]
-        discard = take("discard", deal.get("discard", []))
+        hand_cards = [tally.take(f"hands[{i}]", h) for i, h in enumerate(hands_in)]
+        discard = tally.take("discard", deal.get("discard", []))
         melds = []
         melds_in = deal.get("melds", [])
         if not isinstance(melds_in, (list, tuple)) or len(melds_in) > MAX_MELDS:
@@ -389,29 +364,23 @@ class TongitsGame:
             if not isinstance(m, dict) or set(m) - {"owner", "cards", "secret"} or "cards" not in m:
                 raise ValueError(f"deal melds[{i}] must be a dict with 'owner', 'cards' and 'secret'")
             owner = seat_of(f"melds[{i}] owner", m.get("owner"))
-            secret = m.get("secret", False)
-            if not isinstance(secret, bool):
-                raise ValueError(f"deal melds[{i}] secret must be a bool")
-            cards = take(f"melds[{i}]", m["cards"])
+            secret = check_bool(f"deal melds[{i}] secret", m.get("secret", False))
+            cards = tally.take(f"melds[{i}]", m["cards"])
             shape = classify(cards, ace_high=False)
             if shape is None:
-                raise ValueError(f"deal melds[{i}] {' '.join(CARD_TEXT[c] for c in cards)} is not a valid meld")
+                raise ValueError(f"deal melds[{i}] {cards_text(cards)} is not a valid meld")
             if secret and not (shape.kind == "set" and shape.size == 4):
                 raise ValueError(f"deal melds[{i}] secret must be four cards of one rank")
-            mask = 0
-            for c in cards:
-                mask |= BIT[c]
+            mask = mask_of(cards)
             if shape.kind == "set":
                 melds.append([owner, mask, secret, 0, shape.rank, 0, 0])
             else:
                 melds.append([owner, mask, secret, 1, shape.suit, shape.lo, shape.hi])
         if "stock" in deal:
-            stock = take("stock", deal["stock"])
-            if used != FULL_DECK:
-                missing = [CARD_TEXT[c] for c in range(52) if not used & BIT[c]]
-                raise ValueError(f"deal misses card(s) {' '.join(missing)}")
+            stock = tally.take("stock", deal["stock"])
+            tally.check_all_listed("'stock' is given")
         else:
-            rest = [c for c in range(52) if not used & BIT[c]]
+            rest = tally.unlisted()
             stock = [rest[i] for i in self.rng.permutation(len(rest))]
         sizes = [len(h) for h in hand_cards]
         if not has_turn:
@@ -431,23 +400,21 @@ class TongitsGame:
             raise ValueError("deal blocked must be a list of seats")
         blocked = [seat_of("blocked", b) for b in blocked_in]
         chips = deal.get("chips", [0, 0, 0])
-        if (not isinstance(chips, (list, tuple)) or len(chips) != 3
-                or any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) for x in chips)):
+        if not isinstance(chips, (list, tuple)) or len(chips) != 3:
             raise ValueError(f"deal chips must be three ints, got {chips!r}")
-        hi = deal.get("hand_index", 0)
-        if isinstance(hi, bool) or not isinstance(hi, (int, np.integer)) or not 0 <= hi < self.options.hands_per_match:
-            raise ValueError(f"deal hand_index must be 0 .. {self.options.hands_per_match - 1}, got {hi!r}")
+        chips = [check_int(f"deal chips[{q}]", x) for q, x in enumerate(chips)]
+        hand_index = check_int("deal hand_index", deal.get("hand_index", 0), 0, self.options.hands_per_match - 1)
         self._reset_hand_state(dealer)
         self.turn = self.current_player = turn
         self.phase = DRAW if phase == "draw" else MELD
-        self.hands = [sum(BIT[c] for c in h) for h in hand_cards]
+        self.hands = [mask_of(h) for h in hand_cards]
         self.stock = stock[::-1]
         self.discard = discard
         self.melds = melds
         for b in blocked:
             self.blocked[b] = True
-        self.chips = [int(x) for x in chips]
-        self.hand_index = int(hi)
+        self.chips = chips
+        self.hand_index = hand_index
         self._rebuild()
 
     def _rebuild(self, hand_cards: list | None = None) -> None:
@@ -466,7 +433,7 @@ class TongitsGame:
             self.pub.fill(0.0)
             self.sa.fill(0.0)
         if hand_cards is None:
-            hand_cards = [_bits(h) for h in self.hands]
+            hand_cards = [cards_of(h) for h in self.hands]
         ha = self.hand_arr
         ha[0, hand_cards[0]] = 1.0
         ha[1, hand_cards[1]] = 1.0
@@ -499,7 +466,7 @@ class TongitsGame:
             self.ext[self.turn, self.taken] = 1.0
         for q in range(NUM_PLAYERS):
             if self.known[q]:
-                for c in _bits(self.known[q]):
+                for c in cards_of(self.known[q]):
                     for o in range(NUM_PLAYERS):
                         if o != q:
                             self.ext[o, 52 * ((q - o) % 3) + c] = 1.0
@@ -520,7 +487,7 @@ class TongitsGame:
             self.faceup[owner] += 1
             self.sa[S_FACEUP + owner] = self.faceup[owner]
             row = 104 + 52 * k
-            for c in _bits(mask):
+            for c in cards_of(mask):
                 self.pub[row + c] = 1.0
             self.fits.append(self._fit(m))
 
@@ -611,7 +578,7 @@ class TongitsGame:
         others = [q for q in range(NUM_PLAYERS) if q != seat]
         hidden = {q: self.hands[q] & ~self.known[q] for q in others}
         secret_melds = [m for m in g.melds if m[2] and m[0] != seat]
-        unseen = sum(hidden.values()) | sum(BIT[c] for c in self.stock) | sum(m[1] for m in secret_melds)
+        unseen = sum(hidden.values()) | mask_of(self.stock) | sum(m[1] for m in secret_melds)
         free_ranks = [r for r in range(1, 14) if unseen & RANK_MASK[r] == RANK_MASK[r]]
         must_hold_four = [q for q in others if self.phase == RESPONSE and self.responses[q] == 1
                           and self.options.require_meld_to_contest and not self.faceup[q] and not self.secrets[q]]
@@ -621,11 +588,11 @@ class TongitsGame:
             ranks = rng.permutation(free_ranks)[:len(secret_melds)].tolist() if secret_melds else []
             for r in ranks:
                 rest &= ~RANK_MASK[r]
-            pool = _bits(rest)
+            pool = cards_of(rest)
             order = rng.permutation(len(pool)).tolist()
             pos = 0
             for q in others:
-                size = popcount(hidden[q])
+                size = hidden[q].bit_count()
                 hand = self.known[q]
                 for i in order[pos:pos + size]:
                     hand |= BIT[pool[i]]
@@ -642,7 +609,7 @@ class TongitsGame:
         for q in others:
             row = g.hand_arr[q]
             row.fill(0.0)
-            row[_bits(g.hands[q])] = 1.0
+            row[cards_of(g.hands[q])] = 1.0
         g._mask = None
         return g
 
@@ -728,7 +695,7 @@ class TongitsGame:
                 x = h & f
                 while x:
                     low = x & -x
-                    ids.append(LAYOFF0 + 17 * BIT_INDEX[low] + k)
+                    ids.append(LAYOFF0 + 17 * (low.bit_length() - 1) + k)
                     x ^= low
                 k += 1
             if ids:
@@ -901,7 +868,7 @@ class TongitsGame:
         if a < LAYOFF0:                                                   # TG-10..TG-13
             secret = a >= SECRET0
             mm = RANK_MASK[a - SECRET0 + 1] if secret else CAT_MASK[a - MELD0]
-            cards = _bits(mm)
+            cards = cards_of(mm)
             for c in cards:
                 self._remove(p, c)
             n = self.sizes[p] = self.sizes[p] - len(cards)
@@ -989,11 +956,11 @@ class TongitsGame:
     def _end_hand(self, w: int, how: str, burned: int = -1):
         """TG-31..TG-34 chips, TG-29 reveal, TG-35/TG-38 next hand or end of the match."""
         base = 3 if how in ("tongits", "challenge") else 1
-        aces = popcount(self.hands[w] & ACES)
+        aces = (self.hands[w] & ACES).bit_count()
         for m in self.melds:
             if m[0] == w:
-                aces += popcount(m[1] & ACES)
-        secrets = self.secrets[w] + popcount(four_ranks(self.hands[w]))
+                aces += (m[1] & ACES).bit_count()
+        secrets = self.secrets[w] + four_ranks(self.hands[w]).bit_count()
         gain = base + aces + 3 * secrets
         delta = [0, 0, 0]
         if self.options.chip_mode == "bank":
@@ -1046,7 +1013,7 @@ class TongitsGame:
         if self.secrets[seat]:
             for k, m in enumerate(self.melds):
                 if m[2] and m[0] == seat:
-                    for c in _bits(m[1]):
+                    for c in cards_of(m[1]):
                         o[O_MELD_CARDS + 52 * k + c] = 1.0
         return o
 
@@ -1055,7 +1022,7 @@ class TongitsGame:
         key = (m[1], m[3])
         texts = _MELD_TEXT.get(key)
         if texts is None:
-            cards = _bits(m[1])
+            cards = cards_of(m[1])
             if m[3] == 0:
                 cards.sort(key=lambda c: SUIT_OF[c])
             else:
@@ -1133,42 +1100,8 @@ class TongitsGame:
     # ---- action text ---------------------------------------------------------------------
     def action_to_text(self, a: int) -> str:
         """Canonical text of action id ``a``; ``ValueError`` for anything but an id 0..1282."""
-        return ACTION_TEXT[check_action_id(a, NUM_ACTIONS)]
+        return ACTIONS.action_to_text(a)
 
     def text_to_action(self, text: str) -> int:
-        return text_to_action(text)
-
-
-def text_to_action(text: str) -> int:
-    """Parse an action text (tongits.md "Action text", grammar of ``rummy_env.actions``);
-    ``ValueError`` naming an unknown or malformed text."""
-    words = split_words(text)
-    head = words[0]
-    joined = " ".join(words)
-    if joined in FIXED_TEXT:
-        return FIXED_TEXT[joined]
-    try:
-        if head == "discard" and len(words) == 2:
-            return DISCARD0 + parse_card(words[1])
-        if head in ("meld", "secret") and len(words) >= 2:
-            cards = [parse_card(w) for w in words[1:]]
-            mask = 0
-            for c in cards:
-                mask |= BIT[c]
-            if popcount(mask) != len(cards):
-                raise ValueError("a card is repeated")
-            if head == "meld":
-                if mask not in MELD_OF_MASK:
-                    raise ValueError("not a valid set or run (TG-10..TG-12)")
-                return MELD0 + MELD_OF_MASK[mask]
-            r = RANK_OF[cards[0]]
-            if mask != RANK_MASK[r]:
-                raise ValueError("a secret is the four cards of one rank (TG-13)")
-            return SECRET0 + r - 1
-        if head == "layoff" and len(words) == 3 and words[2].startswith("@"):
-            return (LAYOFF0 + MAX_MELDS * parse_card(words[1])
-                    + parse_index(words[2][1:], "the meld number k of '@k'", 0, MAX_MELDS - 1))
-    except ValueError as err:
-        raise action_text_error(text, str(err)) from None
-    raise action_text_error(text, "expected draw stock, take discard, call draw, challenge, fold, "
-                                  "discard <card>, meld <cards>, secret <cards> or layoff <card> @<k>")
+        """Action id of an action text (tongits.md "Action text"); ``ValueError`` naming a bad text."""
+        return ACTIONS.text_to_action(text)
