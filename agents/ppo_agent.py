@@ -4,7 +4,7 @@
 training checkpoint ``checkpoint.pt`` or the small ``policy.pt`` export) loads here:
 
     from rummy_env.agents.ppo_agent import load_ppo_agent
-    agent = load_ppo_agent("checkpoints/rummy_ppo.pt", "rummy")      # greedy by default
+    agent = load_ppo_agent("checkpoints/rummy/policy_fp16.pt", "rummy")   # greedy by default
     agent.reset(seat=0, seed=1)
     action = agent.act(observation, action_mask, view)
 
@@ -17,18 +17,26 @@ policy (game and checkpoint) and the first non-finite observation entry, instead
 silently picking the first legal action or ``Categorical`` printing a tensor. A checkpoint records
 the env options it was trained with (``"options"``); :func:`load_ppo_agent` given the env's options
 warns (one line, the options that differ) when they differ, and refuses (``ValueError``) when the
-observation or action size differs.
+observation or action size differs. It also records the observation layout (``"observation_layout"``,
+:func:`layout_record`: each named part's shape and offsets) and refuses an env whose layout
+differs (:func:`check_layout`); checkpoints written before the layout was recorded load unchecked.
+
+Each game's committed best policy is ``checkpoints/<game>/policy_fp16.pt`` in the repository
+(:func:`committed_checkpoint`; the agent spec ``ppo`` with no path).
 """
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import warnings
+from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
+import rummy_env
 from rummy_env.registry import game_key, game_module, make_raw_env
 
 from .base import Agent
@@ -158,6 +166,34 @@ def policy_for_game(game: str, obs_size: int, num_actions: int, hidden: str = "2
                      obs_log1p=True)
 
 
+def committed_checkpoint(game: str) -> str:
+    """``checkpoints/<game>/policy_fp16.pt`` of the repository this package lies in (an editable
+    install); ``ValueError`` saying where it looked when it is missing (e.g. a wheel install)."""
+    path = Path(rummy_env.__file__).resolve().parents[1] / "checkpoints" / game_key(game) / "policy_fp16.pt"
+    if not path.is_file():
+        raise ValueError(f"agent spec 'ppo': no committed {game_key(game)} checkpoint at {path} "
+                         f"(only a repository checkout has checkpoints/); pass ppo:PATH")
+    return str(path)
+
+
+def layout_record(layout) -> list[dict]:
+    """What a checkpoint stores of an :class:`rummy_env.layout.ObservationLayout`: each part's name,
+    shape and offsets, in order."""
+    return [{"name": p.name, "shape": list(p.shape), "start": p.start, "stop": p.stop} for p in layout]
+
+
+def check_layout(path: str, data: dict, layout) -> None:
+    """``ValueError`` naming the first differing part when checkpoint ``data`` (from ``path``) records an
+    observation layout other than ``layout``; nothing to check for a checkpoint without one."""
+    if "observation_layout" not in data:
+        return
+    trained, mine = data["observation_layout"], layout_record(layout)
+    for old, new in itertools.zip_longest(trained, mine):
+        if old != new:
+            raise ValueError(f"checkpoint {path!r} was trained on another observation layout: part "
+                             f"{old} there, {new} in this env (the policy would read the wrong entries)")
+
+
 def policy_from_checkpoint(data: dict) -> PolicyNet:
     """The network stored in a checkpoint dict (training checkpoint or policy export)."""
     if data.get("format") != CHECKPOINT_FORMAT:
@@ -218,14 +254,17 @@ def load_ppo_agent(path: str, game: str | None = None, greedy: bool = True,
             raise ValueError(f"checkpoint {path!r} was trained on {trained_on}, not {key}")
         if options is not None:
             check_options(path, data, key, options)
+        elif "observation_layout" in data:
+            check_layout(path, data, make_raw_env(key, **data.get("options", {})).observation_layout())
     return PPOAgent(net, greedy=greedy, game=trained_on)
 
 
 def check_options(path: str, data: dict, game: str, options: dict) -> None:
     """Compare the env ``options`` with those checkpoint ``data`` (from ``path``) was trained with,
     both with the game's defaults filled in: ``ValueError`` when the observation or action size
-    differs, else a one-line ``UserWarning`` listing the options that differ. A checkpoint without
-    recorded options (``"options"`` missing) is checked for sizes only."""
+    or the recorded observation layout (:func:`check_layout`) differs, else a one-line
+    ``UserWarning`` listing the options that differ. A checkpoint without recorded options
+    (``"options"`` missing) is checked for sizes only."""
     env = make_raw_env(game, **options)
     cfg = data["model_config"]
     seat = env.possible_agents[0]
@@ -234,6 +273,7 @@ def check_options(path: str, data: dict, game: str, options: dict) -> None:
         raise ValueError(f"checkpoint {path!r} takes observations of {cfg['obs_size']} and "
                          f"{cfg['num_actions']} actions; {game} with options {options} has {obs_size} "
                          f"and {num_actions} (trained with options {data.get('options')})")
+    check_layout(path, data, env.observation_layout())
     if "options" not in data:
         return
     mine = dataclasses.asdict(env.options)

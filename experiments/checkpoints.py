@@ -1,8 +1,8 @@
 """Run files of the training tools (``train_ppo``, ``imitate``): checkpoints, CSV logs, curves.
 
 * :func:`policy_record`: the network export (``policy.pt``) that
-  :func:`rummy_env.agents.ppo_agent.load_ppo_agent` reads: format, game, the env options it was
-  trained on, the network's config and weights.
+  :func:`rummy_env.agents.ppo_agent.load_ppo_agent` reads: format, game, the env options and the
+  observation layout it was trained on, the network's config and weights.
 * :func:`save_run` / :func:`load_run`: ``checkpoint.pt`` (the export plus everything a resumed run
   needs) and ``policy.pt``, each written atomically (a temporary file moved into place with
   ``os.replace``), so a kill at any moment leaves the previous files whole; :func:`load_run`
@@ -20,8 +20,9 @@ import random
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import CHECKPOINT_FORMAT
+from rummy_env.agents.ppo_agent import CHECKPOINT_FORMAT, layout_record
 from rummy_env.experiments import io
+from rummy_env.registry import make_raw_env
 
 
 def atomic_torch_save(obj, path: str) -> None:
@@ -30,8 +31,11 @@ def atomic_torch_save(obj, path: str) -> None:
 
 
 def policy_record(net, game: str, options: dict, **extra) -> dict:
-    """The export of ``net`` trained on ``game`` with env ``options``; ``extra`` keys are added as they are."""
-    return {"format": CHECKPOINT_FORMAT, "game": game, "options": options, "model_config": net.config,
+    """The export of ``net`` trained on ``game`` with env ``options`` (and so on that env's
+    observation layout); ``extra`` keys are added as they are."""
+    layout = make_raw_env(game, **options).observation_layout()
+    return {"format": CHECKPOINT_FORMAT, "game": game, "options": options,
+            "observation_layout": layout_record(layout), "model_config": net.config,
             "model": net.state_dict(), **extra}
 
 

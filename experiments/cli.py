@@ -176,8 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "results.csv, win_shares.png and the replay log games.jsonl under --out.")
     t.add_argument("--game", required=True, type=_game, help=f"one of: {games}")
     t.add_argument("--agents", default="random,heuristic",
-                   help="comma-separated agent specs: random, heuristic, ismcts[:N], ppo:PATH "
-                   "(default random,heuristic)")
+                   help="comma-separated agent specs: random, heuristic, ismcts[:N], ppo:PATH, or ppo for "
+                   "the game's committed checkpoint (default random,heuristic)")
     t.add_argument("--games", type=_count("--games", 1), default=1000,
                    help="number of games, rounded up to whole deal seeds x seatings (default 1000)")
     t.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed (default 0)")
@@ -225,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", type=_game, help=f"one of: {games}")
     p.add_argument("--seat", type=_count("--seat", 0), default=0, help="your seat (default 0)")
     p.add_argument("--opponents", default="heuristic",
-                   help="agent spec for the other seats (heuristic, random, ismcts[:N] or ppo:PATH); one for all, or "
+                   help="agent spec for the other seats (heuristic, random, ismcts[:N], ppo:PATH or ppo); one for all, or "
                    "one per opponent separated by commas (default heuristic)")
     p.add_argument("--seed", type=_count("--seed", 0), default=None, help="seed of the deal and the bots (default: random)")
     p.add_argument("--players", type=_count("--players", 2), default=None,

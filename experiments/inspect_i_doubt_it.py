@@ -1,6 +1,6 @@
 """How an I Doubt It agent plays against the rule-based one: per-seat totals over a few games.
 
-    .venv/bin/python -m rummy_env.experiments.inspect_i_doubt_it --agent ppo:checkpoints/i_doubt_it_bc_ppo/policy_fp16.pt \\
+    .venv/bin/python -m rummy_env.experiments.inspect_i_doubt_it --agent ppo:checkpoints/i_doubt_it/policy_fp16.pt \\
         --games 30 --seed 100
 
 Seat 0 is ``--agent``, the other seats ``agents/heuristic_i_doubt_it.py``; game g is dealt with

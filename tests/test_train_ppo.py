@@ -387,3 +387,27 @@ def test_dual_clip_bounds_the_loss_of_a_huge_ratio_on_a_negative_advantage():
     assert unbounded.item() == pytest.approx(2e6)
     with pytest.raises(ValueError, match="--dual-clip must be 0 .off. or above 1, got 0.5"):
         tp.Trainer(tp.parse_args(TINY + ["--dual-clip", "0.5"]))
+
+
+def test_checkpoint_records_its_observation_layout_and_refuses_another(tmp_path):
+    """policy.pt stores the env's observation layout (part names, shapes, offsets); a checkpoint
+    whose recorded layout differs from the env's is refused with or without env options, one
+    without a recorded layout still loads."""
+    from rummy_env.agents.ppo_agent import layout_record
+    from rummy_env.registry import make_raw_env
+    tp.train(_args(tmp_path, "--total-timesteps", "64", "--eval-every", "0"))
+    data = torch.load(tmp_path / "policy.pt", weights_only=True)
+    options = {"reward_mode": "zero_sum", "max_rounds": 1, "max_turns": 16}
+    layout = make_raw_env("rummy", **options).observation_layout()
+    assert data["observation_layout"] == layout_record(layout) and data["options"] == options
+    load_ppo_agent(str(tmp_path / "policy.pt"), "rummy", options=options)
+    first, second = data["observation_layout"][:2]
+    first["name"], second["name"] = second["name"], first["name"]
+    torch.save(data, tmp_path / "moved.pt")
+    for given in (options, None):
+        with pytest.raises(ValueError, match=rf"trained on another observation layout: part .*'name': "
+                                             rf"'{second['name']}'"):
+            load_ppo_agent(str(tmp_path / "moved.pt"), "rummy", options=given)
+    del data["observation_layout"]
+    torch.save(data, tmp_path / "old.pt")
+    load_ppo_agent(str(tmp_path / "old.pt"), "rummy", options=options)

@@ -10,6 +10,7 @@ import os
 import pytest
 import torch
 
+import rummy_env
 from rummy_env.agents.ppo_agent import load_ppo_agent
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments.tournament import TournamentConfig, run_tournament
@@ -20,17 +21,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Every committed policy file (checkpoints/README.md): game, path under checkpoints/, the env options
 # it was trained with.
 POLICIES = [
-    ("rummy", "rummy_bc_ppo/policy_fp16.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
-    ("tongits", "tongits_bc_ppo/policy_fp16.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
-    ("i_doubt_it", "i_doubt_it_bc_ppo/policy_fp16.pt", {}),
-    ("contract_rummy", "contract_rummy_bc_ppo/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
-    ("ginny_o", "ginny_o_bc_ppo/clone_fp16.pt", {}),
-    ("rummy", "rummy_ppo_s1/policy.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
-    ("rummy", "rummy_ppo_s3/policy.pt", {"reward_mode": "zero_sum", "max_rounds": 1}),
-    ("tongits", "tongits_ppo_s1/policy.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
-    ("i_doubt_it", "i_doubt_it_ppo_s1/policy_fp16.pt", {}),
-    ("contract_rummy", "contract_rummy_ppo_s1/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
-    ("ginny_o", "ginny_o_ppo_s1/policy_fp16.pt", {}),
+    ("rummy", "rummy/policy_fp16.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
+    ("tongits", "tongits/policy_fp16.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
+    ("i_doubt_it", "i_doubt_it/policy_fp16.pt", {}),
+    ("contract_rummy", "contract_rummy/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
+    ("ginny_o", "ginny_o/policy_fp16.pt", {}),
+    ("rummy", "runs/rummy_ppo_s1/policy.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
+    ("rummy", "runs/rummy_ppo_s3/policy.pt", {"reward_mode": "zero_sum", "max_rounds": 1}),
+    ("tongits", "runs/tongits_ppo_s1/policy.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
+    ("i_doubt_it", "runs/i_doubt_it_ppo_s1/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_ppo_s1/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
+    ("ginny_o", "runs/ginny_o_ppo_s1/policy_fp16.pt", {}),
 ]
 
 
@@ -72,11 +73,32 @@ def test_committed_agent_loads_and_plays_legal_games(game, path, options):
         assert all(env.terminations.values()) or all(env.truncations.values())
 
 
+@pytest.mark.parametrize("game,path,options", POLICIES[:5], ids=[p[0] for p in POLICIES[:5]])
+def test_ppo_spec_without_path_is_the_games_committed_checkpoint(game, path, options):
+    """``make_agent("ppo", game)`` loads ``checkpoints/<game>/policy_fp16.pt`` (the network of
+    the ``ppo:PATH`` agent for that file)."""
+    agent = make_agent("ppo", game, options)
+    assert agent.net.name == f"{game} checkpoint {checkpoint(path)}"
+    reference = load_ppo_agent(checkpoint(path), game, options=options)
+    for name, tensor in reference.net.state_dict().items():
+        assert torch.equal(agent.net.state_dict()[name], tensor), name
+
+
+def test_ppo_spec_without_checkpoints_folder_says_where_it_looked(tmp_path, monkeypatch):
+    """Installed from a wheel (no checkpoints/ beside the package) the spec ``ppo`` is a
+    ValueError naming the path it looked for and the ``ppo:PATH`` way out."""
+    monkeypatch.setattr(rummy_env, "__file__", str(tmp_path / "site-packages" / "rummy_env" / "__init__.py"))
+    looked = tmp_path / "site-packages" / "checkpoints" / "tongits" / "policy_fp16.pt"
+    with pytest.raises(ValueError, match=f"no committed tongits checkpoint at {looked} .*pass ppo:PATH$"):
+        make_agent("ppo", "tongits")
+
+
 def test_i_doubt_it_agent_beats_the_rule_based_agent():
     """I Doubt It (4 seats, par 0.25): the trained agent against three rule-based agents wins so
     often (0.97 in the 2,000-game tournament of docs/training.md) that 48 games on other seeds
-    settle it: the lower end of the 95% CI of its win share is above par."""
-    spec = "ppo:" + checkpoint("i_doubt_it_bc_ppo/policy_fp16.pt")
+    settle it: the lower end of the 95% CI of its win share is above par. The agent is the spec
+    ``ppo`` with no path: the game's committed checkpoint."""
+    spec = "ppo"
     config = TournamentConfig(game="i_doubt_it", agents=(spec, "heuristic", "heuristic", "heuristic"),
                               games=48, seed=12345, workers=1)
     results = run_tournament(config, progress=False, log_games=False)
@@ -87,7 +109,7 @@ def test_i_doubt_it_agent_beats_the_rule_based_agent():
 
 def test_inspect_i_doubt_it_counts_every_game():
     from rummy_env.experiments.inspect_i_doubt_it import seat_totals
-    spec = "ppo:" + checkpoint("i_doubt_it_bc_ppo/policy_fp16.pt")
+    spec = "ppo:" + checkpoint("i_doubt_it/policy_fp16.pt")
     totals = seat_totals(spec, games=3, seed=7)
     assert sum(t["first_out"] for t in totals) == 3
     for t in totals:
@@ -99,7 +121,7 @@ def test_tournament_plays_ppo_agents_on_one_torch_thread_and_restores_it():
     before = torch.get_num_threads()
     torch.set_num_threads(2)
     seen = []
-    spec = "ppo:" + checkpoint("i_doubt_it_bc_ppo/policy_fp16.pt")
+    spec = "ppo:" + checkpoint("i_doubt_it/policy_fp16.pt")
     config = TournamentConfig(game="i_doubt_it", agents=(spec, "random"), games=4, seed=3, workers=1)
     try:
         run_tournament(config, progress=False, log_games=False,
