@@ -9,8 +9,14 @@ Specs:
   :class:`rummy_env.agents.ismcts.ISMCTSAgent` (N iterations per decision, 200 by default; keys ``seconds``,
   ``rollout`` and ``c``, see :func:`rummy_env.agents.ismcts.parse_ismcts_spec`); harnesses hand it the raw env
   with ``agent.bind(env)``.
+- ``pimc``, ``pimc:W``, ``pimc:W:screen=S:candidates=K:z=Z``: the search-improved rule-based agent
+  :class:`rummy_env.agents.pimc.PIMCAgent` (determinized flat Monte Carlo over a few candidates, see
+  :func:`rummy_env.agents.pimc.parse_pimc_spec`); bound like ``ismcts``.
 - ``ppo:PATH``: a trained policy, ``rummy_env.agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
   only then).
+- ``ppo``: the game's committed best policy, ``checkpoints/<game>/policy_fp16.pt`` of the repository
+  (:func:`rummy_env.agents.ppo_agent.committed_checkpoint`; a ``ValueError`` saying where it looked
+  when the folder is missing, e.g. in a wheel install).
 
 Every error is a ``ValueError`` with a one-line message, so command-line tools can print it.
 """
@@ -31,7 +37,7 @@ HEURISTICS = {
     "ginny_o": ("rummy_env.agents.heuristic_ginny_o", "GinnyOHeuristic"),
 }
 
-AGENT_SPECS = ("random", "heuristic", "ismcts[:N]", "ppo:PATH")
+AGENT_SPECS = ("random", "heuristic", "ismcts[:N]", "pimc[:W]", "ppo[:PATH]")
 
 
 def heuristic_class(game: str) -> type[Agent]:
@@ -52,6 +58,14 @@ def check_agent_spec(spec: str, game: str) -> None:
     if spec == "ismcts" or spec.startswith("ismcts:"):
         from .ismcts import ISMCTSAgent, parse_ismcts_spec
         ISMCTSAgent(key, **parse_ismcts_spec(spec))
+        return
+    if spec == "pimc" or spec.startswith("pimc:"):
+        from .pimc import PIMCAgent, parse_pimc_spec
+        PIMCAgent(key, **parse_pimc_spec(spec))
+        return
+    if spec == "ppo":
+        from .ppo_agent import committed_checkpoint
+        committed_checkpoint(key)
         return
     if spec.startswith("ppo:"):
         path = spec[4:]
@@ -75,8 +89,11 @@ def make_agent(spec: str, game: str, options: dict | None = None) -> Agent:
     if spec == "ismcts" or spec.startswith("ismcts:"):
         from .ismcts import ISMCTSAgent, parse_ismcts_spec
         return ISMCTSAgent(key, **parse_ismcts_spec(spec))
-    from .ppo_agent import load_ppo_agent
-    return load_ppo_agent(spec[4:], key, options=options)
+    if spec == "pimc" or spec.startswith("pimc:"):
+        from .pimc import PIMCAgent, parse_pimc_spec
+        return PIMCAgent(key, **parse_pimc_spec(spec))
+    from .ppo_agent import committed_checkpoint, load_ppo_agent
+    return load_ppo_agent(committed_checkpoint(key) if spec == "ppo" else spec[4:], key, options=options)
 
 
 def agent_labels(specs: list[str]) -> list[str]:

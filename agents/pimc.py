@@ -1,0 +1,166 @@
+"""A search-improved rule-based agent: determinized flat Monte Carlo (perfect-information Monte
+Carlo, PIMC) over a few candidate moves, with common random numbers, that leaves the rule-based
+agent's move only when the search finds a better one with confidence (issue 16).
+
+At each of its decisions with more than one legal action:
+
+- **Rule-based move.** The game's rule-based agent chooses from the seat's observation, mask and
+  view; this is the default move.
+- **Worlds.** Each evaluation samples a world ``game.determinize(seat, rng)`` (everything the seat
+  cannot see dealt again consistently with what it has seen) and plays every candidate in a copy of
+  that same world, then rolls out to the end of the episode with the rule-based agent in every seat.
+  The rule-based agents are deterministic and the world fixes the stock order, so two candidates
+  differ on a world only through the move: the paired differences carry little noise (common
+  random numbers).
+- **Value** of a rollout: the seat's win credit under the tournament's rule (1 for the highest
+  return from the decision on, ties split) plus ``points`` times its return, so that among equally
+  winning moves the one that scores more is preferred.
+- **Screen, then test.** ``screen`` worlds rank every legal action (at most ``candidates`` of
+  them: the rule-based move and the others in a random order); the best challenger then plays
+  against the rule-based move on ``worlds`` fresh worlds, and it is played only when its mean
+  paired gain is above ``z`` standard errors (and above zero). The test uses worlds the screen did
+  not see, so picking the luckiest of many candidates does not bias it. With only two legal
+  actions there is nothing to screen; when the first half of the test worlds shows no gain the
+  test stops there (futility stop) and the rule-based move is played.
+
+Budget per decision: at most ``screen * (number of candidates) + 2 * worlds`` rollouts. The search reads the
+real game only through ``determinize`` and the seat's own observation, mask and view, so it decides
+from the seat's information alone (tests/test_ismcts.py re-deals the hidden cards and checks the
+choice). Harnesses hand it the raw env with ``bind(env)`` after ``reset``, as for ISMCTS.
+
+This module's spec is ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P]``.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .base import Agent
+
+DEFAULT_WORLDS = 16
+DEFAULT_SCREEN = 4
+DEFAULT_CANDIDATES = 8
+DEFAULT_Z = 1.0
+DEFAULT_POINTS = 0.0
+
+
+class PIMCAgent(Agent):
+    """The rule-based move, replaced by a searched one only when it is better with confidence."""
+
+    name = "pimc"
+    uses_view = True
+
+    def __init__(self, game: str, worlds: int = DEFAULT_WORLDS, screen: int = DEFAULT_SCREEN,
+                 candidates: int = DEFAULT_CANDIDATES, z: float = DEFAULT_Z, points: float = DEFAULT_POINTS) -> None:
+        for name, value, low in (("worlds", worlds, 2), ("screen", screen, 1), ("candidates", candidates, 2)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"pimc {name} must be an int >= {low}, got {value!r}")
+        for name, value in (("z", z), ("points", points)):
+            if not (isinstance(value, (int, float)) and value >= 0 and math.isfinite(value)):
+                raise ValueError(f"pimc {name} must be a number >= 0, got {value!r}")
+        from .registry import heuristic_class
+        self.rule_class = heuristic_class(game)
+        self.worlds = worlds
+        self.screen = screen
+        self.candidates = candidates
+        self.z = float(z)
+        self.points = float(points)
+        self.env = None
+        self.rule_agents: list[Agent] = []
+        self.last_rollouts = 0
+        """Rollouts of the latest decision (0 when it had one legal action)."""
+        self.last_deviated = False
+        """Whether the latest decision left the rule-based move."""
+        self.reset(0, None)
+
+    def reset(self, seat: int, seed: int | None = None) -> None:
+        super().reset(seat, seed)
+        self.env = None
+
+    def bind(self, env) -> None:
+        """The raw env whose game this agent plays (after ``reset`` and ``env.reset``); builds one
+        rule-based agent per seat, for the rule-based move and the rollouts."""
+        self.env = env
+        self.rule_agents = []
+        for s in range(len(env.possible_agents)):
+            agent = self.rule_class()
+            agent.reset(s, int(self.rng.integers(2**31)))
+            self.rule_agents.append(agent)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
+        legal = np.flatnonzero(action_mask)
+        self.last_rollouts, self.last_deviated = 0, False
+        if self.env is None:
+            raise ValueError("pimc searches the engine: call agent.bind(raw_env) after env.reset()")
+        rule = int(self.rule_agents[self.seat].act(observation, action_mask.copy(), view))
+        if len(legal) == 1:
+            return rule
+        game = self.env.game
+        if game.current_player != self.seat:
+            raise ValueError(f"pimc plays seat {self.seat} but seat {game.current_player} is to act")
+        others = [int(a) for a in legal if a != rule]
+        order = self.rng.permutation(len(others))[: self.candidates - 1]
+        candidates = [rule] + [others[i] for i in order]
+        if len(candidates) == 2:
+            challenger = candidates[1]
+        else:
+            screened = self._values(game, candidates, self.screen)
+            challenger = candidates[1 + int(np.argmax(screened.mean(axis=0)[1:]))]
+        first = self._values(game, [rule, challenger], self.worlds // 2)
+        gains = first[:, 1] - first[:, 0]
+        if gains.mean() <= 0:   # futility stop: half the test worlds show no gain
+            return rule
+        rest = self._values(game, [rule, challenger], self.worlds - self.worlds // 2)
+        gains = np.concatenate([gains, rest[:, 1] - rest[:, 0]])
+        mean = float(gains.mean())
+        error = float(gains.std(ddof=1)) / math.sqrt(len(gains))
+        self.last_deviated = mean > 0 and mean > self.z * error
+        return challenger if self.last_deviated else rule
+
+    def _values(self, game, actions: list[int], worlds: int) -> np.ndarray:
+        """Rollout values, one row per sampled world and one column per action (each action played
+        in a copy of the same world)."""
+        values = np.empty((worlds, len(actions)))
+        for w in range(worlds):
+            world = game.determinize(self.seat, self.rng)
+            for i, action in enumerate(actions):
+                values[w, i] = self._rollout(world.clone(), action)
+        self.last_rollouts += worlds * len(actions)
+        return values
+
+    def _rollout(self, world, action: int) -> float:
+        """The seat's value after playing ``action`` in ``world`` and the rule-based agents to the end."""
+        returns = np.zeros(len(self.rule_agents))
+        rewards = world.step(action)
+        while True:
+            if rewards is not None:
+                returns += rewards
+            if world.done:
+                break
+            s = world.current_player
+            mask = world.legal_mask()
+            rewards = world.step(int(self.rule_agents[s].act(world.observation(s), mask.copy(), world.view(s))))
+        best = returns.max()
+        win = 1.0 / np.count_nonzero(returns == best) if returns[self.seat] == best else 0.0
+        return win + self.points * float(returns[self.seat])
+
+
+def parse_pimc_spec(spec: str) -> dict:
+    """Keyword arguments of :class:`PIMCAgent` from ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P]``
+    (``W`` test worlds per decision); ``ValueError`` names anything malformed."""
+    from .ismcts import _spec_number
+    parts = spec.split(":")
+    if parts[0] != "pimc":
+        raise ValueError(f"not a pimc spec: {spec!r}")
+    kinds = {"screen": int, "candidates": int, "z": float, "points": float}
+    kwargs: dict = {}
+    for part in parts[1:]:
+        key, sep, value = part.partition("=")
+        if not sep:
+            kwargs["worlds"] = _spec_number(spec, part, int)
+        elif key in kinds:
+            kwargs[key] = _spec_number(spec, value, kinds[key])
+        else:
+            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} (keys: {', '.join(kinds)})")
+    return kwargs
