@@ -18,6 +18,7 @@ from rummy_env import contract_rummy_v0
 from rummy_env import melds as ml
 from rummy_env.cards import CARD_TEXT, JOKER, card, parse_card
 from rummy_env.games.contract_rummy import Options
+from rummy_env.render import view_text
 from tests.harness import (check_hidden_information, check_roundtrips, play_random_games,
                            random_legal_action, run_pettingzoo_tests)
 from tests.redeals import redeal_contract_rummy as redeal
@@ -1048,5 +1049,4 @@ def test_observation_layout_and_view():
         v["legal_actions"], key=env.text_to_action)
     assert env.view("player_2")["legal_actions"] == []
     assert "player_1 takes 9S 6D QH from the pile" in v["events"]
-    text = env.game.render_text(1)
-    assert "must use: 9S" in text
+    assert "you must put 9S on the table this turn" in view_text(v)
