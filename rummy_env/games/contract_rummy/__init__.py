@@ -17,7 +17,8 @@ module                contents
 ``search.py``         the legal-move search (CR-11, CR-12, CR-16, CR-17, CR-28): melds that keep
                       the contract layable, deep takes, lay-offs, joker swaps; ``legal_actions``
 ``game.py``           :class:`ContractRummyGame`: dealing, ``step``, scoring (CR-29 .. CR-34),
-                      illegal-action reasons, action text, the view and ``render_text``
+                      illegal-action reasons, action text and the view (drawn by
+                      ``rummy_env.render``)
 ``observation.py``    :func:`observation_layout` (the named slices) and each seat's buffer,
                       brought up to date slice by slice through memoryviews
 ``serialisation.py``  ``clone``, ``determinize`` (for search), ``to_dict`` / ``from_dict``, pickling
