@@ -12,6 +12,7 @@ from rummy_env import ginny_o_v0
 from rummy_env.cards import CARD_TEXT, JOKER, RANK_OF, parse_card
 from rummy_env.games.ginny_o import CENTRE, NUM_ACTIONS, SQUARE_TEXT, GinnyOGame, Options
 from rummy_env.melds import piece_text
+from rummy_env.render import view_text
 from tests import reference_ginny_o
 from tests.harness import (check_hidden_information, check_roundtrips, play_random_games,
                            random_legal_action, run_pettingzoo_tests)
@@ -463,7 +464,7 @@ def assert_mask_is_reference(game, reference, where):
     diff = np.flatnonzero(mask != reference.mask(game))
     assert not len(diff), (f"{where}: mask (1) and reference (0) differ: "
                            + ", ".join(f"{game.action_to_text(a)} {mask[a]}" for a in diff[:10])
-                           + "\n" + game.render_text(game.current_player))
+                           + "\n" + view_text(game.view(game.current_player)))
     return mask
 
 
