@@ -98,6 +98,8 @@ class Word:
     (Contract Rummy's ``take discard [K]``). Only the last argument of a segment may be optional."""
 
     def __init__(self, hint: str, texts, parse, optional: bool = False):
+        """``parse``: a module-level function (or a ``functools.partial`` of one), so that games
+        holding a catalogue pickle."""
         self.hint = hint
         self.texts = tuple(texts)
         self.size = len(self.texts)
@@ -138,25 +140,34 @@ class Combination:
 def card_word(allow_joker: bool = False) -> Word:
     """A card, ``7H`` (and ``JK`` with ``allow_joker``; value = card id, cards.py)."""
     return Word("<card>", CARD_TEXT if allow_joker else CARD_TEXT[:NUM_CARDS],
-                lambda word: parse_card(word, allow_joker))
+                functools.partial(parse_card, allow_joker=allow_joker))
+
+
+def _rank_index(word: str) -> int:
+    return parse_rank(word) - 1
+
+
+def _slot_index(count: int, word: str) -> int:
+    if not word.startswith("@"):
+        raise ValueError(f"expected a meld index '@k', got {word!r}")
+    return parse_index(word[1:], "the meld index k of '@k'", 0, count - 1)
+
+
+def _number_index(lo: int, hi: int, what: str, word: str) -> int:
+    return parse_index(word, what, lo, hi) - lo
 
 
 CARD = card_word()
 """A card ``7H`` of one deck without jokers: value = card id 0..51."""
 PIECE = Word("<card>", (piece_text(p) for p in range(2 * NUM_CARDS)), parse_piece)
 """A card or a joker standing for one, ``7H`` or ``JK=7H``: value = the piece (melds.py)."""
-RANK = Word("<rank>", RANKS, lambda word: parse_rank(word) - 1)
+RANK = Word("<rank>", RANKS, _rank_index)
 """A rank ``A 2..9 T J Q K`` (``10`` reads as T): value = rank - 1."""
 
 
 def slot_word(count: int) -> Word:
     """A table meld's index ``@k``, k in ``0..count-1``: value = k."""
-    def parse(word: str) -> int:
-        if not word.startswith("@"):
-            raise ValueError(f"expected a meld index '@k', got {word!r}")
-        return parse_index(word[1:], "the meld index k of '@k'", 0, count - 1)
-
-    return Word("@<k>", (f"@{k}" for k in range(count)), parse)
+    return Word("@<k>", (f"@{k}" for k in range(count)), functools.partial(_slot_index, count))
 
 
 def number_word(lo: int, hi: int, what: str, optional: bool = False) -> Word:
@@ -164,7 +175,7 @@ def number_word(lo: int, hi: int, what: str, optional: bool = False) -> Word:
     ``optional``, ``lo`` is written as no word (and still read from its digits)."""
     return Word(f"[<{what}>]" if optional else f"<{what}>",
                 ("" if optional else str(lo),) + tuple(str(v) for v in range(lo + 1, hi + 1)),
-                lambda word: parse_index(word, what, lo, hi) - lo, optional)
+                functools.partial(_number_index, lo, hi, what), optional)
 
 
 class Segment:

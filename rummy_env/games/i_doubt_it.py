@@ -17,6 +17,17 @@ precomputed bit sets "needs at most c of rank r" -- no loop over actions.
 Observation (per seat, float32, ``74 + 29 n`` values) is described slice by slice in
 ``rummy_env/i_doubt_it_v0.py``. It is a gather of one absolute state vector kept up to date by
 :meth:`IDoubtItGame.step`; seat-relative order (index 0 = the observing seat).
+
+Where to find what:
+
+- actions: :class:`PlayTable` (the plays of ``max_cards_per_play`` and their catalogues),
+  ``IDoubtItGame.actions`` (the catalogue of the options: texts, parser), ``DOUBT``, ``PASS``, ``FIRST_PLAY``;
+- options: :class:`Options`; scenario deals: ``IDoubtItGame.new`` (keys ``DEAL_KEYS``);
+- observation: ``OWN_PARTS`` / ``PUBLIC_PARTS`` / ``SEAT_FEATURES`` (named parts, documented in
+  ``i_doubt_it_v0``), ``gather_index`` (the absolute vector), ``_rebuild`` / ``observation``;
+- rules: legality ``legal_mask`` / ``illegal_reason``; moves ``step``, ``_play``, doubts ``_resolve``,
+  the end ``_finish``;
+- copies and serialisation: ``clone``, ``determinize``, ``to_dict`` / ``from_dict``; view and event texts.
 """
 from __future__ import annotations
 
@@ -27,10 +38,11 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..actions import action_text_error, check_action_id, split_words
-from ..cards import CARD_TEXT, NUM_CARDS, RANKS, make_pack, parse_card, parse_rank, sort_key
+from ..actions import RANK, Catalogue, Combination, Segment
+from ..cards import CARD_TEXT, NUM_CARDS, RANKS, make_pack, parse_rank, sort_key
 from ..layout import ObservationLayout
 from ..rng import copy_rng, fresh_rng
+from ..validate import PackTally, check_deal_keys, check_fields, check_int
 
 GAME_NAME = "i_doubt_it_v0"
 DOUBT, PASS, FIRST_PLAY = 0, 1, 2
@@ -119,9 +131,9 @@ class PlayTable:
     """Every rank multiset of 1..m cards in action-id order (action ``2 + i`` is row ``i``).
 
     ``ranks[i]``: sorted tuple of rank indices; ``counts``: int8 array (num_plays, 13) of cards
-    per rank; ``sizes``: int8 array of cards per play; ``index``: tuple -> action id;
-    ``ok[r][c]``: int bit set over action ids of the plays needing at most ``c`` cards of rank
-    ``r`` (c < m); ``play_bits``: bit set of all play ids.
+    per rank; ``sizes``: int8 array of cards per play; ``ok[r][c]``: int bit set over action ids
+    of the plays needing at most ``c`` cards of rank ``r`` (c < m); ``play_bits``: bit set of all
+    play ids; ``catalogues``: the action catalogue without and with ``misclaim`` (DI-13).
     """
 
     def __init__(self, m: int):
@@ -135,7 +147,11 @@ class PlayTable:
         self.counts = np.bincount(rows * 13 + flat, minlength=p * 13).reshape(p, 13).astype(np.int8)
         self.counts.flags.writeable = False
         self.sizes.flags.writeable = False
-        self.index = dict(zip(self.ranks, range(FIRST_PLAY, FIRST_PLAY + p)))
+        plays = Combination("<rank> ...", self.ranks, RANK, f"a play has at most max_cards_per_play={m} cards (DI-8)")
+        self.catalogues = tuple(Catalogue([Segment("doubt"), Segment("pass"), Segment("play <ranks>", ranks=plays)]
+                                          + [Segment("misclaim")] * misclaim) for misclaim in (False, True))
+        assert [self.catalogues[True].start(name) for name in ("doubt", "pass", "play", "misclaim")] == [
+            DOUBT, PASS, FIRST_PLAY, FIRST_PLAY + p]
         self.play_bits = ((1 << p) - 1) << FIRST_PLAY
         self.ok = [[_bits(self.counts[:, r] <= c) for c in range(m)] for r in range(13)]
 
@@ -196,10 +212,6 @@ def gather_index(n: int) -> np.ndarray:
     return g
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-
-
 @dataclass(frozen=True)
 class Options:
     """Options of I Doubt It (rules file, "Options"); a bad value raises ``ValueError`` naming it."""
@@ -215,29 +227,16 @@ class Options:
     max_plays: int = 1000
 
     def __post_init__(self):
-        if not _is_int(self.num_players) or not 3 <= self.num_players <= 11:
-            raise ValueError(f"num_players must be an int in 3..11, got {self.num_players!r}")
-        object.__setattr__(self, "num_players", int(self.num_players))
-        decks = self.num_decks
-        if decks is None:
-            decks = 1 if self.num_players <= 5 else 2
-        elif not _is_int(decks) or decks not in (1, 2):
-            raise ValueError(f"num_decks must be None, 1 or 2, got {self.num_decks!r}")
-        object.__setattr__(self, "num_decks", int(decks))
-        m = self.max_cards_per_play
-        if not _is_int(m) or not 1 <= m <= 4 * decks:
-            raise ValueError(f"max_cards_per_play must be an int in 1..{4 * decks} with {decks} deck(s), got {m!r}")
-        object.__setattr__(self, "max_cards_per_play", int(m))
-        for name in ("wrong_rank_claims", "auto_doubt_last", "play_to_end"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        if self.after_pickup not in AFTER_PICKUP:
-            raise ValueError(f"after_pickup must be one of {list(AFTER_PICKUP)}, got {self.after_pickup!r}")
-        if self.reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {list(REWARD_MODES)}, got {self.reward_mode!r}")
-        if not _is_int(self.max_plays) or self.max_plays < 1:
-            raise ValueError(f"max_plays must be an int >= 1, got {self.max_plays!r}")
-        object.__setattr__(self, "max_plays", int(self.max_plays))
+        check_fields(self, ints={"num_players": (3, 11), "max_plays": (1, None)},
+                     bools=("wrong_rank_claims", "auto_doubt_last", "play_to_end"),
+                     choices={"after_pickup": AFTER_PICKUP, "reward_mode": REWARD_MODES})
+        if self.num_decks is None:
+            decks = 1 if self.num_players <= 5 else 2   # DI-1
+        else:
+            decks = check_int("num_decks (None for the default)", self.num_decks, 1, 2)
+        object.__setattr__(self, "num_decks", decks)
+        object.__setattr__(self, "max_cards_per_play", check_int(
+            f"max_cards_per_play (with {decks} deck(s))", self.max_cards_per_play, 1, 4 * decks))
 
 
 
@@ -275,9 +274,10 @@ class IDoubtItGame:
         n = self.num_players = options.num_players
         self._table = play_table(options.max_cards_per_play)
         self._m = options.max_cards_per_play
-        p = len(self._table.ranks)
-        self.misclaim_action = FIRST_PLAY + p if options.wrong_rank_claims else -1
-        self.num_actions = FIRST_PLAY + p + (1 if options.wrong_rank_claims else 0)
+        self.actions = self._table.catalogues[options.wrong_rank_claims]
+        """The action catalogue (DI rules file, "Action ids"): texts, parser, segment starts."""
+        self.misclaim_action = self.actions.start("misclaim") if options.wrong_rank_claims else -1
+        self.num_actions = self.actions.size
         self.observation_size = observation_size(n)
         self._nbytes = (self.num_actions + 7) // 8
         self._misclaim_bit = (1 << self.misclaim_action) if options.wrong_rank_claims else 0
@@ -301,21 +301,13 @@ class IDoubtItGame:
         g.rng = rng
         n = options.num_players
         decks = options.num_decks
-        deal = {} if deal is None else deal
-        if not isinstance(deal, dict):
-            raise ValueError(f"deal must be a dict, got {type(deal).__name__}")
-        unknown = set(deal) - set(DEAL_KEYS)
-        if unknown:
-            raise ValueError(f"unknown deal key(s) {sorted(unknown)}: expected some of {list(DEAL_KEYS)}")
+        deal = check_deal_keys({} if deal is None else deal, DEAL_KEYS)
         if "stock" in deal and (not isinstance(deal["stock"], (list, tuple)) or deal["stock"]):
             raise ValueError(f"deal 'stock' must be absent or empty: I Doubt It deals every card (DI-2), "
                              f"got {deal['stock']!r}")
 
         def seat_of(key):
-            v = deal[key]
-            if not _is_int(v) or not 0 <= v < n:
-                raise ValueError(f"deal '{key}' must be a seat 0..{n - 1}, got {v!r}")
-            return int(v)
+            return check_int(f"deal '{key}'", deal[key], 0, n - 1, what="a seat")
 
         if "dealer" in deal:
             dealer = seat_of("dealer")
@@ -331,40 +323,24 @@ class IDoubtItGame:
             rank = parse_rank(rank_text) - 1
         except ValueError as err:
             raise ValueError(f"deal 'rank': {err}") from None
-        discard_texts = deal.get("discard", [])
-        if isinstance(discard_texts, str):
-            discard_texts = discard_texts.split()
-        if not isinstance(discard_texts, (list, tuple)):
-            raise ValueError(f"deal 'discard' must be a list of card texts, got {discard_texts!r}")
+        tally = PackTally(make_pack(decks))   # DI-1
+        discard = tally.take("'discard'", deal.get("discard", []), allow_string=True)
         if "hands" in deal:
             hands_texts = deal["hands"]
             if not isinstance(hands_texts, (list, tuple)) or len(hands_texts) != n:
                 raise ValueError(f"deal 'hands' must list {n} hands, one per seat")
-            hands = []
-            for s, h in enumerate(hands_texts):
-                if isinstance(h, str):
-                    h = h.split()
-                if not isinstance(h, (list, tuple)):
-                    raise ValueError(f"deal 'hands': the hand of player_{s} must be a list of card texts, got {h!r}")
+            hands = [tally.take(f"'hands' of player_{s}", h, allow_string=True) for s, h in enumerate(hands_texts)]
+            for s, h in enumerate(hands):
                 if not h:
                     raise ValueError(f"deal 'hands': the hand of player_{s} is empty (DI-27)")
-                hands.append([parse_card(t) for t in h])
-            discard = [parse_card(t) for t in discard_texts]
-            counts = [0] * NUM_CARDS
-            for c in itertools.chain(discard, *hands):
-                counts[c] += 1
-                if counts[c] > decks:
-                    raise ValueError(f"deal lists {CARD_TEXT[c]} more than {decks} time(s) in hands and "
-                                     f"discard: the game uses {decks} deck(s) (DI-1)")
         else:
-            if discard_texts:
+            if discard:
                 raise ValueError("deal 'discard' needs 'hands': a full deal gives every card to the players (DI-2)")
             pack = make_pack(decks)
             perm = rng.permutation(len(pack))
             hands = [[] for _ in range(n)]
             for i, j in enumerate(perm):   # DI-3: one at a time, from the dealer's left
                 hands[(dealer + 1 + i) % n].append(pack[int(j)])
-            discard = []
         g._setup(dealer, hands, discard, rank, to_play)
         return g
 
@@ -872,38 +848,11 @@ class IDoubtItGame:
     def action_to_text(self, action: int) -> str:
         """Canonical text: ``doubt``, ``pass``, ``play 7 7 K``, ``misclaim``; ``ValueError`` for
         anything but an id ``0..num_actions-1``."""
-        action = check_action_id(action, self.num_actions)
-        if action == DOUBT:
-            return "doubt"
-        if action == PASS:
-            return "pass"
-        if action == self.misclaim_action:
-            return "misclaim"
-        return "play " + " ".join(RANKS[r] for r in self._table.ranks[action - FIRST_PLAY])
+        return self.actions.action_to_text(action)
 
     def text_to_action(self, text: str) -> int:
-        """Parse an action text (grammar of ``rummy_env.actions``; ranks in any order, ``10`` for T)."""
-        words = split_words(text)
-        if words == ["doubt"]:
-            return DOUBT
-        if words == ["pass"]:
-            return PASS
-        if words == ["misclaim"]:
-            if self.misclaim_action < 0:
-                raise action_text_error(text, "'misclaim' exists only with wrong_rank_claims=True (DI-13)")
-            return self.misclaim_action
-        if words[0] != "play":
-            raise action_text_error(text, "expected 'doubt', 'pass', 'play R ...'"
-                                    + (" or 'misclaim'" if self.misclaim_action >= 0 else ""))
-        if len(words) == 1:
-            raise action_text_error(text, "a play names at least one rank (DI-7)")
-        try:
-            ranks = tuple(sorted(parse_rank(w) - 1 for w in words[1:]))
-        except ValueError:
-            raise action_text_error(text, "ranks are A 2-9 T (or 10) J Q K") from None
-        if len(ranks) > self._m:
-            raise action_text_error(text, f"a play has at most max_cards_per_play={self._m} cards (DI-8)")
-        return self._table.index[ranks]
+        """Parse an action text (ranks in any order, ``10`` for T); ``ValueError`` naming a bad text."""
+        return self.actions.text_to_action(text)
 
     # ---------------------------------------------------------------------------------------
     # copies
