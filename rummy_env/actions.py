@@ -192,6 +192,12 @@ class Segment:
     def __init__(self, pattern: str, name: str | None = None, id_order: tuple[str, ...] | None = None,
                  **kinds):
         self.pattern = pattern
+        self.args = [w[1:-1] for w in pattern.split() if w.startswith("<")]
+        if sorted(self.args) != sorted(kinds) or sorted(id_order or self.args) != sorted(self.args):
+            raise ValueError(f"segment {pattern!r}: the arguments {sorted(kinds)} and id_order {id_order} "
+                             f"must name the pattern's <arguments>")
+        if any(not isinstance(kinds[a], Word) or kinds[a].optional for a in self.args[:-1]):
+            raise ValueError(f"segment {pattern!r}: only the last argument may be optional or a Combination")
         self.parts = [kinds[w[1:-1]] if w.startswith("<") else w for w in pattern.split()]
         self.verb = []
         for part in self.parts:
@@ -199,12 +205,6 @@ class Segment:
                 break
             self.verb.append(part)
         self.name = name or " ".join(self.verb)
-        self.args = [w[1:-1] for w in pattern.split() if w.startswith("<")]
-        if sorted(self.args) != sorted(kinds) or sorted(id_order or self.args) != sorted(self.args):
-            raise ValueError(f"segment {pattern!r}: the arguments {sorted(kinds)} and id_order {id_order} "
-                             f"must name the pattern's <arguments>")
-        if any(not isinstance(kinds[a], Word) or kinds[a].optional for a in self.args[:-1]):
-            raise ValueError(f"segment {pattern!r}: only the last argument may be optional or a Combination")
         self.kinds = kinds
         self.id_order = tuple(id_order or self.args)
         self.size = 1
