@@ -24,7 +24,7 @@ import numpy as np
 
 from rummy_env.cards import JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card
 from rummy_env.games.ginny_o import (EXCHANGE0, NSQ, PLACE0, RACK_VALUE, RETURN0, GinnyOGame, Options,
-                                     score_play)
+                                     PlaySearch, score_play)
 from rummy_env.melds import parse_piece
 
 from .base import Agent
@@ -66,23 +66,29 @@ class GinnyOHeuristic(Agent):
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
         self._plan: list[int] = []
+        self._search: PlaySearch | None = None
 
-    @staticmethod
-    def _scratch(view: dict) -> GinnyOGame:
-        g = GinnyOGame(Options(board_layout=view["board_layout"], descending_runs=view["descending_runs"],
-                               num_sets=2 if view["num_players"] > 2 else 1))
+    def _scratch(self, view: dict) -> GinnyOGame:
+        """A game holding the view's committed board; its play search (and caches) kept by the agent."""
+        options = Options(board_layout=view["board_layout"], descending_runs=view["descending_runs"],
+                          num_sets=2 if view["num_players"] > 2 else 1)
+        if self._search is None or (self._search.board_layout, self._search.descending_runs) != (
+                options.board_layout, options.descending_runs):
+            self._search = PlaySearch(options.board_layout, options.descending_runs)
+        g = GinnyOGame(options, self._search)
         placed = {p.split()[0] for p in view["placed"]}
         cols = "ABCDEFGHIJKLMNO"
+        board = [-1] * NSQ
         for r, row in enumerate(view["board"]):
             for c, text in enumerate(row):
                 if text and f"{cols[c]}{r + 1}" not in placed:
-                    g.board[r * 15 + c] = parse_piece(text)
-        g._check_board()
+                    board[r * 15 + c] = parse_piece(text)
+        g.set_board(board)
         return g
 
     def _best_play(self, view: dict, cnt: list[int]):
         g = self._scratch(view)
-        plays = g._enumerate_plays(cnt)
+        plays = g.plays_for(cnt)
         if not plays:
             return None
         rack_total = sum(cnt)

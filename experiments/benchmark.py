@@ -113,18 +113,18 @@ def _run_ours(game: str, options: dict, seconds: float, seed: int) -> dict:
         return _aec_loop(make_env(game, **options), seconds, seed)
     # Ginny-O: at least 200 games for the median game time (issue target), and the time spent
     # in the exact legal-play search behind its placement mask (GO-43), measured separately.
-    from rummy_env.games.ginny_o import GinnyOGame
-    search = GinnyOGame._search_plays
+    from rummy_env.games.ginny_o import PlaySearch
+    search = PlaySearch._search
     spent = [0.0]
 
-    def timed_search(self, cnt, plays):
+    def timed_search(self, *args, **kwargs):
         t0 = time.perf_counter()
         try:
-            return search(self, cnt, plays)
+            return search(self, *args, **kwargs)
         finally:
             spent[0] += time.perf_counter() - t0
 
-    GinnyOGame._search_plays = timed_search
+    PlaySearch._search = timed_search
     result = _aec_loop(make_env(game, **options), seconds, seed, min_games=200)
     result["enumerate_s"] = spent[0]
     return result

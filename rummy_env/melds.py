@@ -70,6 +70,11 @@ def position(c: int, high_ace: bool = False) -> int:
     return 14 if (high_ace and r == 1) else r
 
 
+def position_card(pos: int, suit: int) -> int:
+    """The card at run position ``pos`` (1..14, 14 = the high ace) of ``suit``."""
+    return card(1 if pos == 14 else pos, suit)
+
+
 def classify(pieces: Sequence[int], ace_high: bool = False, min_run: int = 3) -> Meld | None:
     """The shape of ``pieces`` as a meld, or ``None`` if they form none.
 

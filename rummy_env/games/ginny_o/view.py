@@ -1,0 +1,96 @@
+"""Ginny-O's structured view (``rummy_env.base.Game.view``) and its text board."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cards import CARD_TEXT
+from ...melds import piece_text
+from .board import COLS, LAYOUTS, SIZE, SQUARE_TEXT, board_lines
+from .catalogue import ACTION_TEXT
+
+PREMIUM_ROWS = {name: tuple("".join(layout[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+                for name, layout in LAYOUTS.items()}
+"""The premium letters of each layout, row by row (the view's ``premium``)."""
+
+
+def committed_view(game) -> tuple:
+    """The parts of the view that change only when a play is committed: the committed board's
+    piece texts by row, its lines (melds) and its groups."""
+    board = game.board
+    rows = tuple(tuple(piece_text(board[r * SIZE + c]) if board[r * SIZE + c] >= 0 else "" for c in range(SIZE))
+                 for r in range(SIZE))
+    lines = tuple((tuple(piece_text(board[q]) for q in line), tuple(SQUARE_TEXT[q] for q in line))
+                  for line in board_lines(board))
+    groups = tuple((SQUARE_TEXT[start], game.group.count(g)) for g, start in enumerate(game.group_start))
+    return rows, lines, groups
+
+
+def view(game, seat: int, committed: tuple) -> dict:
+    """The view of ``seat``: the shared keys plus ``board``, ``premium``, ``placed``, ``groups`` and
+    turn details; ``committed`` is :func:`committed_view` of the game."""
+    options = game.options
+    rack = game.racks[seat]
+    hand = [CARD_TEXT[t] for t in range(53) for _ in range(rack[t])]
+    acting = seat == game.current_player and not game.done
+    if acting:
+        legal = [ACTION_TEXT[a] for a in game.legal_mask().view(np.bool_).nonzero()[0].tolist()]
+    else:
+        legal = []
+    rows, lines, groups = committed
+    board = [list(row) for row in rows]
+    for q, piece in game.placed:
+        board[q // SIZE][q % SIZE] = piece_text(piece)
+    return {
+        "game": "ginny_o_v0",
+        "seat": seat,
+        "num_players": game.num_players,
+        "to_play": -1 if game.done else game.current_player,
+        "phase": game.phase,
+        "done": game.done,
+        "hand": hand,
+        "hand_sizes": [sum(r) for r in game.racks],
+        "scores": list(game.final_scores if game.done else game.scores),
+        "running_scores": list(game.scores),
+        "final_scores": list(game.final_scores) if game.done else None,
+        "legal_actions": legal,
+        "melds": [{"index": i, "owner": None, "cards": list(cards), "squares": list(squares)}
+                  for i, (cards, squares) in enumerate(lines)],
+        "discard": [],
+        "stock_size": len(game.box),
+        "events": list(game.events),
+        "board": board,
+        "premium": list(PREMIUM_ROWS[options.board_layout]),
+        "board_layout": options.board_layout,
+        "descending_runs": options.descending_runs,
+        "placed": [f"{SQUARE_TEXT[q]} {piece_text(p)}" for q, p in game.placed],
+        "groups": [{"start": start, "size": size} for start, size in groups],
+        "exchange_count": len(game.chosen),
+        "exchange_chosen": [CARD_TEXT[t] for t in game.chosen] if acting else [],
+        "drawn": CARD_TEXT[game.drew] if acting and game.drew >= 0 else None,
+        "box_empty_at_turn_start": game.box_empty_start,
+        "stall": game.stall,
+        "stall_limit": options.stall_rounds * game.num_players if game.box else game.num_players,
+        "turns": game.turns,
+        "history": game.history[-20:],
+    }
+
+
+def render_text(game, seat: int) -> str:
+    """A text board (premium letters in lower case on empty squares) and the seat's rack."""
+    cells = game.board_texts()
+    lines = ["     " + "".join(f"{c:>5}" for c in COLS)]
+    for r in range(SIZE):
+        row = []
+        for c in range(SIZE):
+            text = cells[r][c]
+            letter = game.premium[r * SIZE + c]
+            row.append(f"{text:>5}" if text else f"{'.' if letter == '.' else letter.lower():>5}")
+        lines.append(f"{r + 1:>5}" + "".join(row))
+    shown = game.view(seat)
+    lines.append("scores: " + "  ".join(f"p{s}={x}" for s, x in enumerate(shown["scores"]))
+                 + f"   box: {len(game.box)}   " + ("game over" if game.done
+                                                    else f"to play: player_{game.current_player} ({game.phase})"))
+    if game.placed:
+        lines.append("placed this turn: " + ", ".join(shown["placed"]))
+    lines.append(f"player_{seat} rack: " + " ".join(shown["hand"]))
+    return "\n".join(lines)
