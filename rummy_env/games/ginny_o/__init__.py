@@ -10,7 +10,7 @@ The engine is plain Python (no PettingZoo); ``rummy_env.ginny_o_v0`` wraps it as
 | ``search.py`` | ``PlaySearch``: the exact legal-play search (GO-20..GO-27) and its caches |
 | ``game.py`` | ``GinnyOGame``: state, turn flow, legal mask, stepping, ``clone``/``determinize``, ``to_dict``/``from_dict`` |
 | ``observation.py`` | the observation, its named layout (``observation_layout``) and board planes |
-| ``view.py`` | the structured view and the text board |
+| ``view.py`` | the structured view (drawn as a picture and as text by ``rummy_env.render``) |
 
 The board picture (``render_mode="rgb_array"``) is drawn by ``rummy_env.render`` from the view.
 """

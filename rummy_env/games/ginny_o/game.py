@@ -17,12 +17,12 @@ from ...actions import check_action_id
 from ...cards import ACE_FIFTEEN_POINTS, CARD_TEXT, JOKER, NUM_CARDS
 from ...melds import piece_text
 from ...rng import copy_rng, fresh_rng
-from .board import LAYOUTS, NEIGHBOURS, NSQ, SIZE, SQUARE_TEXT, board_groups, score_play
+from .board import LAYOUTS, NEIGHBOURS, NSQ, SQUARE_TEXT, board_groups, score_play
 from .catalogue import ACTION_TEXT, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0, text_to_action
 from .observation import board_block, write_observation
 from .options import RACK_SIZE, Options, read_deal
 from .search import Play, PlaySearch
-from .view import committed_view, render_text, view
+from .view import committed_view, view
 
 RACK_VALUE = ACE_FIFTEEN_POINTS + (0,)
 """End-of-game rack penalty per tile (GO-37): ace 15, joker 0."""
@@ -364,23 +364,12 @@ class GinnyOGame:
             cached = self._observations[seat] = write_observation(self, seat, self._board_block)
         return cached.copy()
 
-    def board_texts(self) -> list[list[str]]:
-        """15x15 piece texts ('' empty), this turn's placements included."""
-        cells = list(self.board)
-        for q, piece in self.placed:
-            cells[q] = piece
-        return [[piece_text(cells[r * SIZE + c]) if cells[r * SIZE + c] >= 0 else "" for c in range(SIZE)]
-                for r in range(SIZE)]
-
     def view(self, seat: int) -> dict:
         """Structured view (``rummy_env.base.Game.view``) plus ``board``, ``premium``,
         ``placed``, ``groups`` and turn details (:func:`.view.view`)."""
         if self._committed_view is None:
             self._committed_view = committed_view(self)
         return view(self, seat, self._committed_view)
-
-    def render_text(self, seat: int) -> str:
-        return render_text(self, seat)
 
     # ---------------------------------------------------------------- text
     def action_to_text(self, action: int) -> str:

@@ -1,11 +1,12 @@
-"""Ginny-O's structured view (``rummy_env.base.Game.view``) and its text board."""
+"""Ginny-O's structured view (``rummy_env.base.Game.view``); ``rummy_env.render`` draws it as a
+picture and as text."""
 from __future__ import annotations
 
 import numpy as np
 
 from ...cards import CARD_TEXT
 from ...melds import piece_text
-from .board import COLS, LAYOUTS, SIZE, SQUARE_TEXT, board_lines
+from .board import LAYOUTS, SIZE, SQUARE_TEXT, board_lines
 from .catalogue import ACTION_TEXT
 
 PREMIUM_ROWS = {name: tuple("".join(layout[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
@@ -73,24 +74,3 @@ def view(game, seat: int, committed: tuple) -> dict:
         "turns": game.turns,
         "history": game.history[-20:],
     }
-
-
-def render_text(game, seat: int) -> str:
-    """A text board (premium letters in lower case on empty squares) and the seat's rack."""
-    cells = game.board_texts()
-    lines = ["     " + "".join(f"{c:>5}" for c in COLS)]
-    for r in range(SIZE):
-        row = []
-        for c in range(SIZE):
-            text = cells[r][c]
-            letter = game.premium[r * SIZE + c]
-            row.append(f"{text:>5}" if text else f"{'.' if letter == '.' else letter.lower():>5}")
-        lines.append(f"{r + 1:>5}" + "".join(row))
-    shown = game.view(seat)
-    lines.append("scores: " + "  ".join(f"p{s}={x}" for s, x in enumerate(shown["scores"]))
-                 + f"   box: {len(game.box)}   " + ("game over" if game.done
-                                                    else f"to play: player_{game.current_player} ({game.phase})"))
-    if game.placed:
-        lines.append("placed this turn: " + ", ".join(shown["placed"]))
-    lines.append(f"player_{seat} rack: " + " ".join(shown["hand"]))
-    return "\n".join(lines)
