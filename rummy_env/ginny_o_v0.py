@@ -58,7 +58,7 @@ Rewards (GO-37, GO-38): 0 until the end; "rank": 1 - 2(p-1)/(n-1) for place p (t
 ``view(agent)`` adds to the shared keys ``board`` (15x15 piece texts, '' empty), ``premium``
 (15 strings of 15 letters: Y G R B C or '.'), ``placed`` (this turn's ``"<sq> <piece>"``),
 ``groups``, ``exchange_count``/``exchange_chosen``, ``drawn``. ``render_mode="rgb_array"``
-gives ``rummy_env.games.ginny_o_board.board_to_rgb`` of the acting seat's view; "ansi" a text
+gives ``rummy_env.render.board_to_rgb`` of the acting seat's view; "ansi" a text
 board.
 """
 from __future__ import annotations

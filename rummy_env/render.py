@@ -6,8 +6,8 @@ All three work on the structured view every game gives (``Game.view`` in :mod:`r
 they draw any of the five games: the seat's hand, the melds on the table grouped by owner, the
 discard pile and the stock (in I Doubt It the face-down pile and the claim instead), every seat's
 hand size and score, ``revealed_hands`` when the rules make hands public, and the last public events.
-A view with a ``board`` (Ginny-O) is drawn by ``rummy_env.games.ginny_o_board.board_to_rgb`` for RGB
-and as a table of coloured squares in HTML.
+A view with a ``board`` (Ginny-O) is drawn as its board of coloured squares (:func:`board_to_rgb`,
+:func:`board_html`).
 
 Nothing here reads engine state: the pictures and the text show exactly what the seat may know.
 """
@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Sequence, TextIO
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from .cards import CARD_TEXT, JOKER, RANK_OF, SUIT_OF, SUITS
 from .melds import parse_piece
@@ -559,10 +559,9 @@ def _owner_text(owner: Any) -> str:
 def view_to_rgb(view: dict, name: str = "") -> np.ndarray:
     """The view as an ``H x W x 3`` uint8 image (W = :data:`WIDTH`, H >= :data:`MIN_HEIGHT`).
 
-    A view with a ``board`` key is drawn by ``rummy_env.games.ginny_o_board.board_to_rgb``.
+    A view with a ``board`` key (Ginny-O) is drawn by :func:`board_to_rgb`.
     """
     if "board" in view:
-        from .games.ginny_o_board import board_to_rgb
         return board_to_rgb(view)
     cv = _Canvas()
     d = cv.draw
@@ -647,6 +646,93 @@ def view_to_rgb(view: dict, name: str = "") -> np.ndarray:
 
 def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# Ginny-O board as RGB
+# ---------------------------------------------------------------------------------------------
+BOARD_CELL = 40
+"""Side of a board square (and of a tile), in pixels."""
+BOARD_MARGIN = 26
+BOARD_PANEL = 120
+"""Height of the panel under the board: scores, the box, the seat's rack, the last event."""
+SQUARE_LABELS = {"Y": "2T", "G": "3T", "R": "2M", "B": "3M", "C": "*"}
+TILE_FACE = (250, 247, 238)
+JOKER_FACE = (235, 225, 250)
+PLACED_OUTLINE = (20, 120, 230)
+
+
+def _draw_tile(draw: ImageDraw.ImageDraw, x: int, y: int, text: str) -> None:
+    """A board tile in the square at (x, y): rank and suit, or ``JK`` over a joker's declared card."""
+    label, suit, joker, stands = card_face(text)
+    size = BOARD_CELL
+    draw.rounded_rectangle([x + 2, y + 2, x + size - 3, y + size - 3], radius=5,
+                           fill=JOKER_FACE if joker else TILE_FACE, outline=(90, 80, 60))
+    if not joker:
+        _draw_rank_and_suit(draw, x + size / 2, y + size / 2, label, suit, 15)
+    elif stands:
+        draw.text((x + size / 2, y + 11), "JK", fill=JOKER_COLOUR, font=_font(12), anchor="mm")
+        label, suit, _, _ = card_face(stands)
+        _draw_rank_and_suit(draw, x + size / 2, y + 27, label, suit, 12)
+    else:
+        draw.text((x + size / 2, y + size / 2), "JK", fill=JOKER_COLOUR, font=_font(15), anchor="mm")
+
+
+def _draw_rank_and_suit(draw: ImageDraw.ImageDraw, cx: float, cy: float, label: str, suit: str | None,
+                        size: int) -> None:
+    """``7`` and the suit symbol side by side, centred at (cx, cy), red for hearts and diamonds."""
+    if suit is None:  # not a card text: the text itself
+        draw.text((cx, cy), label, fill=BLACK, font=_font(size), anchor="mm")
+        return
+    colour = RED if is_red(suit) else BLACK
+    draw.text((cx - size / 3, cy), label, fill=colour, font=_font(size), anchor="rm")
+    _draw_suit(draw, suit, cx + size / 3, cy, size * 0.4, colour)
+
+
+def board_to_rgb(view: dict) -> np.ndarray:
+    """A Ginny-O view as a uint8 ``H x W x 3`` picture: the board with its premium squares (GO-2:
+    yellow tile x2, green tile x3, red start square meld x2, blue meld x3, the centre H8), the
+    tiles (this turn's placements outlined), the scores and the box, the seat's rack."""
+    premium = board_premiums(view) or board_premiums({})
+    size = len(premium)
+    width = 2 * BOARD_MARGIN + size * BOARD_CELL
+    height = 2 * BOARD_MARGIN + size * BOARD_CELL + BOARD_PANEL
+    image = Image.new("RGB", (width, height), (245, 240, 228))
+    draw = ImageDraw.Draw(image)
+    tiles = board_tiles(view.get("board"))
+    placed = {_square_rc(p.split()[0]) for p in view.get("placed", [])}
+    for c in range(size):
+        draw.text((BOARD_MARGIN + c * BOARD_CELL + BOARD_CELL // 2, BOARD_MARGIN // 2), chr(65 + c),
+                  fill=(60, 60, 60), font=_font(11), anchor="mm")
+    for r in range(size):
+        draw.text((BOARD_MARGIN // 2, BOARD_MARGIN + r * BOARD_CELL + BOARD_CELL // 2), str(r + 1),
+                  fill=(60, 60, 60), font=_font(11), anchor="mm")
+        for c in range(size):
+            x, y = BOARD_MARGIN + c * BOARD_CELL, BOARD_MARGIN + r * BOARD_CELL
+            letter = premium[r][c]
+            draw.rectangle([x, y, x + BOARD_CELL - 1, y + BOARD_CELL - 1],
+                           fill=ImageColor.getrgb(PREMIUM_COLOURS.get(letter, PREMIUM_COLOURS["."])[0]),
+                           outline=(160, 150, 130))
+            tile = tiles.get((r, c))
+            if tile:
+                _draw_tile(draw, x, y, tile)
+                if (r, c) in placed:
+                    draw.rectangle([x + 1, y + 1, x + BOARD_CELL - 2, y + BOARD_CELL - 2], outline=PLACED_OUTLINE,
+                                   width=3)
+            elif letter in SQUARE_LABELS:
+                draw.text((x + BOARD_CELL // 2, y + BOARD_CELL // 2), SQUARE_LABELS[letter], fill=(255, 255, 255),
+                          font=_font(10), anchor="mm")
+    top = 2 * BOARD_MARGIN + size * BOARD_CELL - BOARD_MARGIN // 2
+    scores = "   ".join(f"P{s}: {number(v)}" for s, v in enumerate(view.get("scores", [])))
+    state = "game over" if view.get("done") else f"to play: P{view.get('to_play')} ({view.get('phase')})"
+    draw.text((BOARD_MARGIN, top), f"{scores}     box: {view.get('stock_size', 0)}     {state}", fill=(30, 30, 30),
+              font=_font(11))
+    draw.text((BOARD_MARGIN, top + 20), f"P{view.get('seat', 0)} rack:", fill=(30, 30, 30), font=_font(11))
+    for i, tile in enumerate(view.get("hand", [])):
+        _draw_tile(draw, BOARD_MARGIN + 70 + i * (BOARD_CELL + 4), top + 14, tile)
+    if view.get("events"):
+        draw.text((BOARD_MARGIN, top + 66), _clip(str(view["events"][-1]), 90), fill=(80, 80, 80), font=_font(11))
+    return np.asarray(image, dtype=np.uint8)
 
 
 # ---------------------------------------------------------------------------------------------

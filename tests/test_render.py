@@ -291,3 +291,30 @@ def test_human_mode_prints_the_ansi_text_and_the_gym_wrapper_renders_its_seat(ca
     single = SingleAgentEnv("tongits", seat=1, render_mode="ansi")
     single.reset(seed=2)
     assert single.render() == view_text(single.game.view(1), moves=True)
+
+
+def test_ginny_o_board_picture_shows_premium_squares_tiles_jokers_and_placements():
+    """``board_to_rgb`` (the Ginny-O board picture, in render.py since the rules folder keeps no
+    drawing code): each square in its premium colour, a tile over it, a joker's tile in its own
+    colour, this turn's placements outlined, red cards red."""
+    board = [[""] * 15 for _ in range(15)]
+    board[7][6], board[7][7], board[7][8] = "JK=8D", "8C", "8H"
+    view = {"board": board, "premium": list(render.board_premiums({})), "placed": ["I8 8H"], "hand": ["2S"],
+            "seat": 0, "scores": [0, 5], "done": False, "to_play": 0, "phase": "play", "stock_size": 20}
+    img = render.board_to_rgb(view)
+    cell, margin = render.BOARD_CELL, render.BOARD_MARGIN
+
+    def square(col: int, row: int) -> np.ndarray:
+        return img[margin + row * cell:margin + (row + 1) * cell, margin + col * cell:margin + (col + 1) * cell]
+
+    def has(pixels: np.ndarray, colour) -> bool:
+        return bool(np.all(pixels == np.array(colour, dtype=np.uint8), axis=-1).any())
+
+    blue = render.ImageColor.getrgb(render.PREMIUM_COLOURS["B"][0])
+    assert img.shape == (2 * margin + 15 * cell + render.BOARD_PANEL, 2 * margin + 15 * cell, 3)
+    assert has(square(0, 0), blue) and not has(square(1, 0), blue)
+    assert has(square(7, 7), render.TILE_FACE) and not has(square(7, 7), render.JOKER_FACE)
+    assert has(square(6, 7), render.JOKER_FACE) and has(square(6, 7), RED)
+    assert has(square(8, 7), render.PLACED_OUTLINE) and not has(square(7, 7), render.PLACED_OUTLINE)
+    assert has(square(8, 7), RED) and not has(square(7, 7), RED)
+    assert not np.array_equal(img, render.board_to_rgb(dict(view, board=[[""] * 15 for _ in range(15)])))
