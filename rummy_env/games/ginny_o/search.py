@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 
-from ...cards import FULL_DECK, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, card, cards_of
+from ...cards import FULL_DECK, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, card, cards_of, mask_of_counts
 from ...melds import line_meld, position_card
 from .board import CENTRE, CROSS_NEIGHBOURS, LAYOUTS, LINE_SQUARES, NEIGHBOURS, NSQ, SIZE, read_line
 
@@ -149,10 +149,7 @@ class PlaySearch:
         rack_size = sum(counts)
         if rack_size == 0:
             return plays
-        held = 0
-        for c in range(NUM_CARDS):
-            if counts[c]:
-                held |= 1 << c
+        held = mask_of_counts(counts)
         playable = FULL_DECK if jokers else held
         board_empty = board[CENTRE] < 0
         masks = self._masks_of_board(board_key)
