@@ -7,6 +7,7 @@ a multi-deck hand is a count array of length 53 (index 52 = jokers).
 """
 from __future__ import annotations
 
+from itertools import compress
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -97,11 +98,7 @@ def mask_of(cards: Iterable[int]) -> int:
 
 def mask_of_counts(counts: Sequence[int]) -> int:
     """Bitmask of the natural cards with a nonzero count in a count array (length 52 or 53)."""
-    m = 0
-    for c in range(NUM_CARDS):
-        if counts[c]:
-            m |= BIT[c]
-    return m
+    return sum(map(BIT.__getitem__, compress(range(NUM_CARDS), counts)))
 
 
 def cards_of(mask: int) -> list[int]:

@@ -133,7 +133,7 @@ def redeal_contract_rummy(game, seat, rng):
             g.hands[s] = hand
     g.stock = pool
     g._rebuild_buffers()
-    g._forget_legal_mask()
+    g._state_changed()
     return g
 
 

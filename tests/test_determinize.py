@@ -345,6 +345,63 @@ def test_contract_rummy_picked_up_cards_stay_and_the_rest_is_uniform():
     assert_uniform(counts, {(c, q): samples * x * slots[q] / total for c, x in pool.items() for q in others})
 
 
+def contract_rummy_after_a_reshuffle():
+    """A 3-player Contract Rummy position (one deck, one joker) after the pile was shuffled into a
+    new stock (CR-4, CR-32), at the start of a turn, with cards left in the stock and another seat
+    holding both a card drawn from the new stock and older hidden cards; with the new stock's
+    cards (the pile but its top card when it was shuffled)."""
+    env = make_raw_env("contract_rummy", num_players=3, deals=[1])
+    rng = np.random.default_rng(3)
+    for episode in range(200):
+        env.reset(seed=episode)
+        game = env.game
+        new_stock = None
+        while not game.done:
+            action = random_legal_action(game.legal_mask(), rng)
+            if action == 0 and not game.stock:
+                new_stock = Counter(game.pile[:-1])
+            env.step(action)
+            if new_stock is None or game.done or game.phase != 0 or len(game.stock) < 4:
+                continue
+            seat = game.current_player
+            for q in range(3):
+                hidden = [c for c in range(53) for _ in range(game.hands[q][c] - game.known[q][c])]
+                if q != seat and any(c in new_stock for c in hidden) and any(c not in new_stock for c in hidden):
+                    return env, seat, new_stock
+    pytest.fail("no such position in 200 deals")
+
+
+def test_contract_rummy_after_a_reshuffle_the_stock_holds_only_cards_of_the_new_stock():
+    """CR-4: the new stock is made of the pile's cards, which are public; the re-dealt stock keeps
+    to them, each other seat keeps as many of them as it drew and holds, and within that class
+    the cards are dealt uniformly (the stock and each seat's share of the class)."""
+    env, seat, new_stock = contract_rummy_after_a_reshuffle()
+    game = env.game
+    others = [q for q in range(3) if q != seat]
+
+    def from_new_stock(hands, q):
+        return sum(x - game.known[q][c] for c, x in enumerate(hands[q]) if c in new_stock and x > game.known[q][c])
+
+    slots = {q: from_new_stock(game.hands, q) for q in others}
+    slots["stock"] = len(game.stock)
+    pool = Counter(game.stock)
+    for q in others:
+        pool.update({c: x - game.known[q][c] for c, x in enumerate(game.hands[q]) if c in new_stock and x > game.known[q][c]})
+    samples = 1500
+    counts = Counter()
+    for s in range(samples):
+        world = env.determinize(f"player_{seat}", seed=s).game
+        assert not Counter(world.stock) - new_stock, "a card that was not in the pile is in the new stock"
+        counts.update((c, "stock") for c in world.stock)
+        for q in others:
+            assert from_new_stock(world.hands, q) == slots[q]
+            counts.update({(c, q): x - game.known[q][c] for c, x in enumerate(world.hands[q])
+                           if c in new_stock and x > game.known[q][c]})
+    total = sum(slots.values())
+    assert_uniform(counts, {(c, place): samples * x * size / total
+                            for c, x in pool.items() for place, size in slots.items() if size})
+
+
 def test_ginny_o_racks_and_box_are_uniform():
     env = make_raw_env("ginny_o", num_players=3)
     rng = np.random.default_rng(1)

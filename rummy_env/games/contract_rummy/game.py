@@ -23,7 +23,14 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
     Action ids (``contract_rummy_v0``): ``N`` is the pack size, ``M`` the meld slots (3 per seat);
     ``A_DISC``, ``A_MELD``, ``A_LAY`` and ``A_SWAP`` are the first ids of ``discard``, ``meld``,
     ``layoff`` and ``swap``. A meld on the table is a list ``[pieces, shape, owner, cards that fit
-    it, cards its swappable jokers stand for]`` (:meth:`_add_meld`)."""
+    it, cards its swappable jokers stand for]`` (:meth:`_add_meld`).
+
+    State: ``hands`` and ``known`` (per seat, card counts held and publicly picked up, CR-6),
+    ``hsize``, ``stock`` (top last), ``pile`` (top last), ``melds``, ``down``, ``scores``; the turn:
+    ``phase``, ``must`` (must-use card, CR-12), ``banned`` (CR-26), ``freed`` (CR-23), ``went_down``,
+    ``laid`` (this turn's contract melds); ``from_new_stock``: after the pile was shuffled into a
+    new stock this deal, per seat the counts of the cards it drew from that stock and still holds
+    hidden (else None; for :meth:`determinize`)."""
 
     def __init__(self, options: Options, rng: np.random.Generator):
         self.opts = options
@@ -44,6 +51,9 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         """Contract 7 under ``deal7_all_at_once`` (CR-17) in the deal being played."""
         self._init_observation(observation_layout(options))
         self._mask = None
+        """The legal mask while the state stays (:meth:`legal_mask`)."""
+        self._unseen = None
+        """(seat, its unseen cards by class) while the state stays (:meth:`determinize`)."""
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -75,24 +85,25 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         self.dealer = dealer
         self.contract = self.opts.deals[self.deal_idx]
         self.contract7_at_once = self.contract == 7 and self.opts.deal7_all_at_once
-        hs, self.need_sets, self.need_runs = CONTRACTS[self.contract]
+        hand_size, self.need_sets, self.need_runs = CONTRACTS[self.contract]
         pack = ml_pack(self.opts)
         order = self.rng.permutation(len(pack))
         cards = [pack[i] for i in order]
         self.hands = [[0] * 53 for _ in range(n)]
-        for i in range(n * hs):
+        for i in range(n * hand_size):
             self.hands[(dealer + 1 + i) % n][cards[i]] += 1
-        self.hsize = [hs] * n
-        self.pile = [cards[n * hs]]
-        self.stock = cards[:n * hs:-1]  # top = last
+        self.hsize = [hand_size] * n
+        self.pile = [cards[n * hand_size]]
+        self.stock = cards[:n * hand_size:-1]  # top = last
         self.melds = []
         self.down = [False] * n
         self.known = [[0] * 53 for _ in range(n)]
+        self.from_new_stock = None
         self.turns = 0
         self.current_player = (dealer + 1) % n
         self._reset_turn()
         self._rebuild_buffers()
-        self._forget_legal_mask()
+        self._state_changed()
 
     def _add_meld(self, pieces: list, shape, owner: int) -> None:
         """Put a meld on the table (CR-15): its pieces, shape, owner, the cards that may be laid off
@@ -100,9 +111,11 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         self.melds.append([list(pieces), shape, owner, tuple(ml.layoff_cards(shape, True)),
                            [p - NUM_CARDS for p in pieces if p >= NUM_CARDS] if shape.kind == ml.RUN else []])
 
-    def _forget_legal_mask(self) -> None:
-        """The state changed other than by :meth:`step`: the legal mask is built again when asked for."""
+    def _state_changed(self) -> None:
+        """The state changed other than by :meth:`step`: the legal mask and the unseen cards of
+        :meth:`determinize` are found again when asked for."""
         self._mask = None
+        self._unseen = None
 
     # ------------------------------------------------------------------ stepping
     def step(self, a: int):
@@ -112,6 +125,7 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         known = self.known[seat]
         N = self.N
         self._mask = None
+        self._unseen = None
         if a == 0:  # draw stock (CR-11, CR-32)
             if not self.stock:
                 top = self.pile.pop()
@@ -121,9 +135,12 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
                 self.pile_np[:] = 0
                 self.pile_np[top] = 1
                 self._pile_version += 1
+                self.from_new_stock = [[0] * 53 for _ in range(self.num_players)]
                 self.events.append(f"the pile is shuffled into a new stock ({len(self.stock)} "
                                    + ("card)" if len(self.stock) == 1 else "cards)"))
             c = self.stock.pop()
+            if self.from_new_stock is not None:
+                self.from_new_stock[seat][c] += 1
             hand[c] += 1
             if c < NUM_CARDS:
                 self.present[seat] |= BIT[c]
@@ -170,6 +187,8 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
                 known[c] -= 1
                 self._known_views[seat][c] = known[c]
                 self._known_version += 1
+            if self.from_new_stock is not None and self.from_new_stock[seat][c] > hand[c] - known[c]:
+                self.from_new_stock[seat][c] -= 1
             self.hsize[seat] -= 1
             self.pile.append(c)
             self._pile_view[c] += 1
@@ -194,6 +213,8 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         self.events.append((seat, a, None))
         rewards = self._table_step(a, seat, hand, known)
         if rewards is None:
+            if self.from_new_stock is not None:
+                self._keep_new_stock_cards_hidden(seat)
             self.present[seat] = mask_of_counts(hand)
             self.hand_np[seat] = hand
             self.known_np[seat] = known
@@ -202,6 +223,14 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             self._seldom_version += 1
             self._write_table()
         return rewards
+
+    def _keep_new_stock_cards_hidden(self, seat: int) -> None:
+        """After cards left ``seat``'s hand: its cards from the new stock are among its hidden ones
+        (a card it plays counts as one it held before the reshuffle while it has such a copy)."""
+        hand, known, fresh = self.hands[seat], self.known[seat], self.from_new_stock[seat]
+        for c in range(53):
+            if fresh[c] > hand[c] - known[c]:
+                fresh[c] = hand[c] - known[c]
 
     def _table_step(self, a: int, seat: int, hand: list, known: list):
         """``meld``, ``layoff`` and ``swap`` (the hand and the table change)."""
@@ -212,10 +241,10 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
                 hand[c] -= 1
                 if known[c]:
                     known[c] -= 1
-            nj = cat.jokers_in[i]
-            if nj:
-                hand[52] -= nj
-                known[52] = max(0, known[52] - nj)
+            jokers = cat.jokers_in[i]
+            if jokers:
+                hand[52] -= jokers
+                known[52] = max(0, known[52] - jokers)
             self.hsize[seat] -= cat.length[i]
             self.laid.append(len(self.melds))
             self._add_meld(list(cat.pieces[i]), cat.shape[i], seat)
@@ -231,9 +260,9 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
                 self.phase = CONTRACT
             return None
         if a < self.A_SWAP:  # layoff (CR-18, CR-19)
-            k, p = divmod(a - self.A_LAY, 104)
-            c = p - NUM_CARDS if p >= NUM_CARDS else p
-            if p >= NUM_CARDS:
+            slot, piece = divmod(a - self.A_LAY, 104)
+            c = piece - NUM_CARDS if piece >= NUM_CARDS else piece
+            if piece >= NUM_CARDS:
                 hand[52] -= 1
                 if known[52]:
                     known[52] -= 1
@@ -247,21 +276,21 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
                 if c == self.must:
                     self.must = -1
             self.hsize[seat] -= 1
-            m = self.melds[k]
-            m[0].append(p)
-            m[1] = ml.extend(m[1], c, True)
-            m[3] = tuple(ml.layoff_cards(m[1], True))
-            if p >= NUM_CARDS and m[1].kind == ml.RUN:
-                m[4].append(c)
+            meld = self.melds[slot]
+            meld[0].append(piece)
+            meld[1] = ml.extend(meld[1], c, True)
+            meld[3] = tuple(ml.layoff_cards(meld[1], True))
+            if piece >= NUM_CARDS and meld[1].kind == ml.RUN:
+                meld[4].append(c)
             self.phase = PLAY
             if self.hsize[seat] == 0:
                 return self._end_deal(seat)
             return None
         # swap (CR-22, CR-23)
-        k, c = divmod(a - self.A_SWAP, 52)
-        m = self.melds[k]
-        m[0][m[0].index(NUM_CARDS + c)] = c
-        m[4].remove(c)
+        slot, c = divmod(a - self.A_SWAP, 52)
+        meld = self.melds[slot]
+        meld[0][meld[0].index(NUM_CARDS + c)] = c
+        meld[4].remove(c)
         hand[c] -= 1
         if known[c]:
             known[c] -= 1
@@ -276,17 +305,17 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
     def _end_deal(self, out_seat: int):
         """CR-29/CR-30/CR-33/CR-34: score the deal, then deal the next or end the match."""
         n = self.num_players
-        pts = [0 if s == out_seat else sum(PENALTY[c] * k for c, k in enumerate(self.hands[s]) if k)
-               for s in range(n)]
+        penalties = [0 if s == out_seat else sum(PENALTY[c] * k for c, k in enumerate(self.hands[s]) if k)
+                     for s in range(n)]
         for s in range(n):
-            self.scores[s] += pts[s]
+            self.scores[s] += penalties[s]
         self.last_deal = {"deal": self.deal_idx + 1, "contract": self.contract, "out": out_seat,
-                          "penalties": pts, "scores": list(self.scores)}
+                          "penalties": penalties, "scores": list(self.scores)}
         self.events.append(f"deal {self.deal_idx + 1} (contract {self.contract}) ends: "
                            + (f"player_{out_seat} goes out" if out_seat >= 0 else "dead deal")
-                           + "; penalties " + " ".join(str(p) for p in pts))
+                           + "; penalties " + " ".join(str(p) for p in penalties))
         if self.opts.reward_mode == "points":
-            rewards = np.array([-p for p in pts], dtype=np.float32)
+            rewards = np.array([-p for p in penalties], dtype=np.float32)
         else:
             rewards = np.zeros(n, dtype=np.float32)
         if self.deal_idx + 1 < len(self.opts.deals):
@@ -489,23 +518,3 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         if d is None:
             return None
         return {**d, "penalties": list(d["penalties"]), "scores": list(d["scores"])}
-
-    def render_text(self, seat: int) -> str:
-        v = self.view(seat)
-        lines = [f"Contract Rummy - deal {v['deal_index'] + 1}/{v['num_deals']}, contract {v['contract']} "
-                 f"({v['contract_needs']['sets']} set(s), {v['contract_needs']['runs']} run(s)); "
-                 f"dealer player_{v['dealer']}; phase {v['phase']}; to play "
-                 + ("-" if v["to_play"] < 0 else f"player_{v['to_play']}"),
-                 "scores: " + " ".join(f"p{i}={x}" for i, x in enumerate(v["scores"])),
-                 "hand sizes: " + " ".join(f"p{i}={x}{'*' if d else ''}" for i, (x, d) in
-                                           enumerate(zip(v["hand_sizes"], v["down"]))) + "  (* = down)",
-                 f"stock: {v['stock_size']}  pile (bottom..top): {' '.join(v['discard'])}"]
-        for m in v["melds"]:
-            lines.append(f"  @{m['index']} (player_{m['owner']}): {' '.join(m['cards'])}")
-        lines.append(f"player_{seat} hand: {' '.join(v['hand'])}")
-        if v["must_use"]:
-            lines.append(f"must use: {v['must_use']}")
-        if v["legal_actions"]:
-            lines.append("legal: " + ", ".join(v["legal_actions"]))
-        return "\n".join(lines)
-

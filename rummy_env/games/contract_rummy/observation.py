@@ -88,7 +88,6 @@ class ObservationBuffers:
         melds stay 0 here)."""
         self._obs = np.zeros((n, self.obs_size), dtype=np.float32)
         """Each seat's observation, brought up to date slice by slice when it is asked for."""
-        self._obs_rows = list(self._obs)
         self._obs_views = [memoryview(o) for o in self._obs]
         self._hand_views = [memoryview(h) for h in self.hand_np]
         self._known_views = [memoryview(k) for k in self.known_np]
@@ -103,50 +102,50 @@ class ObservationBuffers:
         self._write_table()
 
     def _write_table(self) -> None:
-        """Table part of the observation (in ``pub``): piece counts, swappable jokers, one row
+        """Table part of the observation (in ``public``): piece counts, swappable jokers, one row
         per meld."""
         table = [0] * 53
-        jk = [0] * 52
-        feats = np.zeros((self.M, MELD_FEATURES), dtype=np.float32)
-        for k, m in enumerate(self.melds):
+        swappable = [0] * 52
+        features = np.zeros((self.M, MELD_FEATURES), dtype=np.float32)
+        for k, meld in enumerate(self.melds):
             row = [0.0] * MELD_FEATURES
             row[0] = 1.0
-            nj = 0
-            for p in m[0]:
+            jokers = 0
+            for p in meld[0]:
                 if p >= NUM_CARDS:
                     table[52] += 1
-                    nj += 1
+                    jokers += 1
                 else:
                     table[p] += 1
-            for x in m[4]:
-                jk[x] = 1
-            sh = m[1]
-            if sh.kind == ml.SET:
+            for x in meld[4]:
+                swappable[x] = 1
+            shape = meld[1]
+            if shape.kind == ml.SET:
                 row[1] = 1.0
-                row[3 + sh.rank - 1] = 1.0
+                row[3 + shape.rank - 1] = 1.0
                 for s in range(4):
-                    if sh.suits >> s & 1:
+                    if shape.suits >> s & 1:
                         row[48 + s] = 1.0
             else:
                 row[2] = 1.0
-                row[16 + sh.suit] = 1.0
-                row[20 + sh.lo - 1] = 1.0
-                row[34 + sh.hi - 1] = 1.0
-            row[52] = nj
-            row[53] = sh.size / 14.0
-            feats[k] = row
+                row[16 + shape.suit] = 1.0
+                row[20 + shape.lo - 1] = 1.0
+                row[34 + shape.hi - 1] = 1.0
+            row[52] = jokers
+            row[53] = shape.size / 14.0
+            features[k] = row
         o_table, o_jokers, o_melds = self._table_offsets
-        pub = self.public_obs
-        pub[o_table:o_table + 53] = table
-        pub[o_jokers:o_jokers + 52] = jk
+        public = self.public_obs
+        public[o_table:o_table + 53] = table
+        public[o_jokers:o_jokers + 52] = swappable
         slot = MELD_FEATURES + self.num_players
-        pub[o_melds:o_melds + self.M * slot].reshape(self.M, slot)[:, :MELD_FEATURES] = feats
+        public[o_melds:o_melds + self.M * slot].reshape(self.M, slot)[:, :MELD_FEATURES] = features
         self._table_version += 1
 
     def observation(self, seat: int) -> np.ndarray:
         """float32 vector (layout in ``contract_rummy_v0``) of what ``seat`` may know."""
         self._bring_up_to_date(seat)
-        return self._obs_rows[seat].copy()
+        return self._obs[seat].copy()
 
     def _bring_up_to_date(self, seat: int) -> None:
         """``seat``'s observation: its buffer is brought up to date where the versions it shows are
@@ -155,69 +154,69 @@ class ObservationBuffers:
         (o_pile, o_table, o_picked, o_must, o_banned, o_deal, o_contract, o_phase, o_size, o_down,
          o_laid, o_melds) = self._offsets
         n = self.num_players
-        o = self._obs_views[seat]
+        out = self._obs_views[seat]
         seen = self._seen[seat]
         if seen[0] != self._hand_version[seat]:
             seen[0] = self._hand_version[seat]
-            o[:53] = self._hand_views[seat]
+            out[:53] = self._hand_views[seat]
         if seen[1] != self._pile_version:
             seen[1] = self._pile_version
-            pub = self._public_view
-            e = o_pile + 53 * (TOP_CARDS + 1)
+            public = self._public_view
+            pile_end = o_pile + 53 * (TOP_CARDS + 1)
             if self._public_pile_version != self._pile_version:
                 self._public_pile_version = self._pile_version
-                pub[o_pile:o_pile + 53] = self._pile_view
-                t = o_pile + 53
-                pub[t:e] = self._zeros[:e - t]
+                public[o_pile:o_pile + 53] = self._pile_view
+                row_start = o_pile + 53
+                public[row_start:pile_end] = self._zeros[:pile_end - row_start]
                 for c in self.pile[-1:-TOP_CARDS - 1:-1]:
-                    pub[t + c] = 1.0
-                    t += 53
-            o[o_pile:e] = pub[o_pile:e]
+                    public[row_start + c] = 1.0
+                    row_start += 53
+            out[o_pile:pile_end] = public[o_pile:pile_end]
         if seen[2] != self._table_version:
             seen[2] = self._table_version
-            o[o_table:o_picked] = self._public_view[o_table:o_picked]
-            b = o_melds + MELD_FEATURES - seat
+            out[o_table:o_picked] = self._public_view[o_table:o_picked]
+            at = o_melds + MELD_FEATURES - seat
             slot = MELD_FEATURES + n
-            for k, m in enumerate(self.melds):
-                o[b + slot * k + (m[2] if m[2] >= seat else m[2] + n)] = 1.0
+            for k, meld in enumerate(self.melds):
+                out[at + slot * k + (meld[2] if meld[2] >= seat else meld[2] + n)] = 1.0
         if seen[3] != self._known_version:
             seen[3] = self._known_version
-            b = o_picked
+            at = o_picked
             for s in range(seat, n):
-                o[b:b + 53] = self._known_views[s]
-                b += 53
+                out[at:at + 53] = self._known_views[s]
+                at += 53
             for s in range(seat):
-                o[b:b + 53] = self._known_views[s]
-                b += 53
+                out[at:at + 53] = self._known_views[s]
+                at += 53
         if seen[4] != self._seldom_version:
             seen[4] = self._seldom_version
-            o[o_deal:o_phase] = self._zeros[:o_phase - o_deal]
-            o[o_deal + self.deal_idx] = 1.0
-            o[o_contract + self.contract - 1] = 1.0
-            b = o_down
+            out[o_deal:o_phase] = self._zeros[:o_phase - o_deal]
+            out[o_deal + self.deal_idx] = 1.0
+            out[o_contract + self.contract - 1] = 1.0
+            at = o_down
             for i in range(n):
                 s = seat + i if seat + i < n else seat + i - n
-                o[b + i] = 1.0 if self.down[s] else 0.0
-                o[b + 2 * n + i] = self.scores[s] / 100.0
-                o[b + 3 * n + i] = 1.0 if self.dealer == s else 0.0
-        _move_one_hot(o, seen, 5, o_must + self.must if self.must >= 0 else -1)
-        _move_one_hot(o, seen, 6, o_banned + self.banned if self.banned >= 0 else -1)
-        _move_one_hot(o, seen, 7, -1 if self.done else o_phase + self.phase)
-        o[o_size] = len(self.pile)
-        o[o_size + 1] = len(self.stock)
-        b = o_down + n
-        hs = self.hsize
+                out[at + i] = 1.0 if self.down[s] else 0.0
+                out[at + 2 * n + i] = self.scores[s] / 100.0
+                out[at + 3 * n + i] = 1.0 if self.dealer == s else 0.0
+        _move_one_hot(out, seen, 5, o_must + self.must if self.must >= 0 else -1)
+        _move_one_hot(out, seen, 6, o_banned + self.banned if self.banned >= 0 else -1)
+        _move_one_hot(out, seen, 7, -1 if self.done else o_phase + self.phase)
+        out[o_size] = len(self.pile)
+        out[o_size + 1] = len(self.stock)
+        at = o_down + n
+        sizes = self.hsize
         for i in range(n):
-            o[b + i] = hs[seat + i if seat + i < n else seat + i - n]
-        b = o_laid
+            out[at + i] = sizes[seat + i if seat + i < n else seat + i - n]
+        at = o_laid
         if self.laid:
-            nsets = sum(1 for k in self.laid if self.melds[k][1].kind == ml.SET)
-            o[b] = nsets
-            o[b + 1] = len(self.laid) - nsets
+            sets_laid = sum(1 for k in self.laid if self.melds[k][1].kind == ml.SET)
+            out[at] = sets_laid
+            out[at + 1] = len(self.laid) - sets_laid
         else:
-            o[b] = o[b + 1] = 0.0
-        o[b + 2] = self.freed
-        o[b + 3] = self.went_down
-        o[b + 4] = seat == self.current_player and not self.done
-        o[b + 5] = self.turns / self.opts.max_turns_per_deal
+            out[at] = out[at + 1] = 0.0
+        out[at + 2] = self.freed
+        out[at + 3] = self.went_down
+        out[at + 4] = seat == self.current_player and not self.done
+        out[at + 5] = self.turns / self.opts.max_turns_per_deal
 

@@ -205,9 +205,10 @@ def set_up_deal(game, deal: dict) -> None:
         raise ValueError(f"deal 'turns' must be 0..{game.opts.max_turns_per_deal - 1}, got {turns!r}")
     game.turns = turns
     game.known = [[0] * 53 for _ in range(n)]
+    game.from_new_stock = None
     game._reset_turn()
     game._rebuild_buffers()
-    game._forget_legal_mask()
+    game._state_changed()
 
 
 def _texts(v, where: str) -> list:
