@@ -57,7 +57,7 @@ def masked_distribution(logits: torch.Tensor, mask: torch.Tensor) -> torch.distr
 
 def symlog(x: torch.Tensor) -> torch.Tensor:
     """``sign(x) * log(1 + |x|)``: ``log1p(x)`` for x >= 0, finite and odd for every finite x."""
-    return torch.sign(x) * torch.log1p(torch.abs(x))
+    return torch.log1p(torch.abs(x)).copysign_(x)
 
 
 def _layer(layer: nn.Module, std: float = math.sqrt(2), bias: float = 0.0) -> nn.Module:
@@ -143,16 +143,39 @@ class PolicyNet(nn.Module):
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         return self.value_head(self.features(obs)).squeeze(-1)
 
-    @torch.no_grad()
+    def choose(self, obs: torch.Tensor, mask: torch.Tensor, greedy: bool = False,
+               generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(actions, their log-probabilities, values) for ``obs`` (B, obs_size) under
+        ``mask`` (B, A): the fast path of acting. The policy head is computed for the actions legal
+        somewhere in the batch only (a few hundred of up to 23,509), and a sample is the
+        Gumbel-max trick over the legal logits, which draws from the distribution of
+        :func:`masked_distribution` (whose masked actions have probability 0); ``greedy`` takes
+        the arg-max (the lowest action on a tie). ``ValueError`` if a legal logit is not finite."""
+        x = self.features(obs)
+        used = mask.any(0).nonzero().squeeze(1)  # the actions legal somewhere in the batch
+        head = self.policy_head
+        rows, at = mask.index_select(1, used).nonzero(as_tuple=True)
+        cols = used[at]
+        legal = torch.addmm(head.bias[used], x, head.weight.index_select(0, used).t())[rows, at]
+        if not torch.isfinite(legal).all():
+            raise ValueError(self.nonfinite_message(obs))
+        keys = legal if greedy else legal - torch.log(-torch.log(torch.rand(legal.shape, generator=generator)))
+        n = mask.shape[0]
+        best = torch.full((n,), -math.inf).scatter_reduce_(0, rows, keys, "amax")
+        won = keys == best[rows]
+        actions = torch.full((n,), mask.shape[1]).scatter_reduce_(0, rows[won], cols[won], "amin")
+        chosen = torch.full((n,), -math.inf).scatter_reduce_(0, rows[won], legal[won], "amax")
+        top = torch.full((n,), -math.inf).scatter_reduce_(0, rows, legal, "amax")
+        total = torch.zeros(n).index_add_(0, rows, torch.exp(legal - top[rows]))
+        return actions, chosen - top - torch.log(total), self.value_head(x).squeeze(-1)
+
+    @torch.inference_mode()
     def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False,
             generator: torch.Generator | None = None) -> np.ndarray:
-        """Batched actions (numpy in, numpy out) for ``obs`` (B, obs_size) under ``mask`` (B, A)."""
-        logits, _ = self(torch.as_tensor(obs, dtype=torch.float32))
-        logits = masked_logits(logits, torch.as_tensor(mask, dtype=torch.bool))
-        if greedy:
-            return logits.argmax(dim=1).numpy()
-        probs = torch.softmax(logits, dim=1)
-        return torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy()
+        """Batched actions (numpy in, numpy out) for ``obs`` (B, obs_size) under ``mask`` (B, A), see
+        :meth:`choose`."""
+        return self.choose(torch.as_tensor(obs, dtype=torch.float32), torch.as_tensor(mask), greedy,
+                           generator)[0].numpy()
 
 
 def policy_for_game(game: str, obs_size: int, num_actions: int, hidden: str = "256,256",

@@ -10,9 +10,10 @@
   two learner turns; the learner's transition reward is its rewards summed over that stretch, so the
   rollout is CleanRL's (num_steps, num_envs) grid. An episode end (normal or by a cap) is terminal.
 * **Policy**: :class:`rummy_env.agents.ppo_agent.PolicyNet` (an MLP; a small conv net over board
-  planes when the game exposes ``OBS_BOARD_SHAPE``). Acting and the update both score actions with
-  :func:`rummy_env.agents.ppo_agent.masked_distribution`, so the stored log-probability equals the
-  recomputed one at the start of every update (logged as ``logp_err0``, tested).
+  planes when the game exposes ``OBS_BOARD_SHAPE``). The rollout samples with
+  :meth:`~rummy_env.agents.ppo_agent.PolicyNet.choose` (the legal logits only, Gumbel-max) from the
+  distribution the update scores with :func:`rummy_env.agents.ppo_agent.masked_distribution`; the
+  stored log-probability equals the recomputed one at the start of every update (``logp_err0``, tested).
 * **Update**: CleanRL's clipped PPO with GAE, plus dual-clip (``--dual-clip``).
 * **Opponent pool**: every ``--snapshot-every`` updates the policy joins it (``--pool-size`` slots,
   oldest replaced; it starts with the initial policy).
@@ -332,10 +333,7 @@ class Trainer:
             obs, mask, _ = vg.observe()
             obs_t, mask_t = torch.from_numpy(obs), torch.from_numpy(mask).bool()
             with torch.no_grad():
-                logits, value = net(obs_t)
-                dist = masked_distribution(logits, mask_t)
-                action = dist.sample()
-                logp = dist.log_prob(action)
+                action, logp, value = net.choose(obs_t, mask_t)
             obs_b[t], mask_b[t], act_b[t], logp_b[t], val_b[t] = obs_t, mask_t, action, logp, value
             carry, arena.carry = arena.carry, np.zeros(N)
             reward, ended = arena.step(everyone, action.numpy())
