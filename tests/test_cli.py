@@ -32,7 +32,7 @@ def assert_one_line_error(rc, err, *words):
 
 @pytest.mark.parametrize("argv,words", [
     (["tournament", "--game", "poker"], ["unknown game 'poker'", "rummy, tongits"]),
-    (["tournament", "--game", "rummy", "--agents", "random,genius"], ["unknown agent 'genius'", "ppo:PATH"]),
+    (["tournament", "--game", "rummy", "--agents", "random,genius"], ["unknown agent 'genius'", "ppo[:PATH]"]),
     (["tournament", "--game", "rummy", "--agents", "random,ppo:/no/such/model.pt"], ["no such checkpoint"]),
     (["tournament", "--game", "rummy", "--agents", "random", "--option", "num_players=9"], ["bad option", "num_players"]),
     (["tournament", "--game", "rummy", "--agents", "random", "--option", "ace_high=maybe"], ["bad option", "ace_high"]),
@@ -190,7 +190,7 @@ def test_entry_point_module_one_line_error_and_no_torch():
                            "--agents", "random,nobody"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip() == ("rummy-env tournament: error: unknown agent 'nobody': choose one of "
-                                   "random, heuristic, ismcts[:N], ppo:PATH")
+                                   "random, heuristic, ismcts[:N], pimc[:W], ppo[:PATH]")
     code = ("import sys, experiments, rummy_env.experiments.cli, rummy_env.experiments.tournament, rummy_env.experiments.replay, "
             "rummy_env.experiments.io, rummy_env.experiments.demo, rummy_env.agents.registry; print('torch' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
