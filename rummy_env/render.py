@@ -5,9 +5,10 @@ its one text table (:func:`view_text`: ``render_mode="ansi"``/``"human"``, the t
 All three work on the structured view every game gives (``Game.view`` in :mod:`rummy_env.base`), so
 they draw any of the five games: the seat's hand, the melds on the table grouped by owner, the
 discard pile and the stock (in I Doubt It the face-down pile and the claim instead), every seat's
-hand size and score, ``revealed_hands`` when the rules make hands public, and the last public events.
-A view with a ``board`` (Ginny-O) is drawn as its board of coloured squares (:func:`board_to_rgb`,
-:func:`board_html`).
+hand size and score; the pictures also ``revealed_hands`` when the rules make hands public and the
+last public events, the text the game's state in words. A view with a ``board`` (Ginny-O) is
+drawn as its board of coloured squares (:func:`board_to_rgb`, :func:`board_html`) or of letters
+(:func:`board_text`).
 
 Nothing here reads engine state: the pictures and the text show exactly what the seat may know.
 """
