@@ -78,9 +78,17 @@ def test_points_and_hand_points():
     assert POINTS[card(1, 0)] == 1 and POINTS[card(9, 1)] == 9 and POINTS[card(10, 2)] == 10
     assert POINTS[card(11, 3)] == POINTS[card(12, 3)] == POINTS[card(13, 3)] == 10
     assert hand_points(mask_of(parse_cards("KS 7D AC 2H"))) == 20
-    aces15 = tuple(15 if RANK_OF[c] == 1 else POINTS[c] for c in range(52))
-    assert hand_points(mask_of(parse_cards("KS 7D AC 2H")), aces15) == 34
+    assert hand_points(mask_of(parse_cards("KS 7D AC 2H")), cards.ACE_FIFTEEN_POINTS) == 34
     assert hand_points(0) == 0 and hand_points(FULL_DECK) == 4 * (sum(range(1, 11)) + 30)
+    rng = np.random.default_rng(0)
+    for mask in [0, FULL_DECK] + [int(x) for x in rng.integers(0, FULL_DECK, 200, dtype=np.int64)]:
+        assert cards.mask_points(mask) == hand_points(mask)
+
+
+def test_masks_to_planes():
+    masks = [mask_of(parse_cards("AC KS")), 0, FULL_DECK]
+    planes = cards.masks_to_planes(masks).reshape(3, 52)
+    assert [np.flatnonzero(p).tolist() for p in planes[:2]] == [[0, 51], []] and planes[2].all()
 
 
 def test_packs_counts_and_sort_key():

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..actions import CARD, Catalogue, Combination, Segment, slot_word
 from ..cards import (ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, FULL_DECK, NUM_CARDS, POINTS, cards_of, cards_text,
-                     make_pack, mask_of, mask_texts, parse_card)
+                     hand_points, make_pack, mask_of, mask_texts, masks_to_planes, parse_card)
 from ..layout import ObservationLayout
 from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
@@ -213,12 +213,6 @@ class BufferLayout:
 
 
 _BUFFER_LAYOUTS = {n: BufferLayout(n) for n in HAND_SIZE}
-
-
-def _card_planes(masks: list[int]) -> np.ndarray:
-    """Card masks as consecutive 52-entry 0/1 planes (one numpy call for all)."""
-    raw = np.frombuffer(b"".join(m.to_bytes(7, "little") for m in masks), np.uint8)
-    return np.unpackbits(raw, bitorder="little").reshape(len(masks), 56)[:, :NUM_CARDS].ravel()
 
 
 class RummyGame:
@@ -399,12 +393,12 @@ class RummyGame:
         moves keep it up to date incrementally, which the tests compare against this)."""
         L, n, buf, opts = self.layout, self.num_players, self._buf, self.options
         buf[:] = 0.0
-        buf[L.hands:L.hands + 52 * n] = _card_planes(self.hands)
-        buf[L.front:L.front + 52 * n] = _card_planes(self.front)
-        buf[L.known:L.known + 52 * n] = _card_planes(self.known)
-        buf[L.pile:L.pile + 52] = _card_planes([self.pile_mask])
+        buf[L.hands:L.hands + 52 * n] = masks_to_planes(self.hands)
+        buf[L.front:L.front + 52 * n] = masks_to_planes(self.front)
+        buf[L.known:L.known + 52 * n] = masks_to_planes(self.known)
+        buf[L.pile:L.pile + 52] = masks_to_planes([self.pile_mask])
         if self.meld_mask:
-            buf[L.melds:L.melds + 52 * len(self.meld_mask)] = _card_planes(self.meld_mask)
+            buf[L.melds:L.melds + 52 * len(self.meld_mask)] = masks_to_planes(self.meld_mask)
         for k, owner in enumerate(self.meld_owner):
             buf[L.owner + k * n + owner] = 1.0
         for p in range(n):
@@ -705,7 +699,7 @@ class RummyGame:
     def _go_out(self, p: int) -> np.ndarray:
         """Score a round won by ``p`` (RM-19, RM-21..RM-23)."""
         n, pts = self.num_players, self._points
-        values = [sum(pts[c] for c in cards_of(h)) for h in self.hands]
+        values = [hand_points(h, pts) for h in self.hands]
         factor = 2 if self.clean_start else 1
         score = factor * sum(values)
         self.scores[p] += score
@@ -880,7 +874,7 @@ class RummyGame:
         L, buf = self.layout, g._buf
         for q in others:
             hand = g.hands[q] = self.known[q] | hands[q]
-            buf[L.hands + 52 * q:L.hands + 52 * q + 52] = _card_planes([hand])
+            buf[L.hands + 52 * q:L.hands + 52 * q + 52] = masks_to_planes([hand])
         g._mask = None
         return g
 

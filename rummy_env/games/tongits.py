@@ -36,7 +36,7 @@ import numpy as np
 
 from ..actions import CARD, Catalogue, Combination, Segment, slot_word
 from ..cards import (BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, cards_of, cards_text, make_pack, mask_of,
-                     mask_texts)
+                     mask_points, mask_texts)
 from ..layout import ObservationLayout
 from ..melds import SET_SUIT_CHOICES, classify, standard_catalogue, catalogue_masks
 from ..rng import copy_rng, fresh_rng
@@ -152,15 +152,6 @@ def least_deadwood(mask: int) -> int:
         _DEADWOOD.clear()
     _DEADWOOD[mask] = best
     return best
-
-
-SUIT_POINTS = tuple(sum(min(r + 1, 10) for r in range(13) if sm >> r & 1) for sm in range(1 << 13))
-
-
-def mask_points(mask: int) -> int:
-    """Sum of the point values of the cards of ``mask`` (TG-30)."""
-    return (SUIT_POINTS[mask & SUIT_BITS] + SUIT_POINTS[mask >> 13 & SUIT_BITS]
-            + SUIT_POINTS[mask >> 26 & SUIT_BITS] + SUIT_POINTS[mask >> 39 & SUIT_BITS])
 
 
 def four_ranks(mask: int) -> int:
