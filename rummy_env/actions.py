@@ -106,6 +106,9 @@ class Word:
         self.parse = parse
         self.optional = optional
 
+    def text(self, i: int) -> str:
+        return self.texts[i]
+
 
 class Combination:
     """An argument written as the rest of the text: entry ``i`` of ``entries`` (a tuple of
@@ -182,7 +185,7 @@ class Segment:
     """A run of consecutive action ids sharing one text pattern, e.g. ``"layoff <card> <slot>"``
     with ``card=CARD, slot=slot_word(17)``: the leading literal words are the verb, each
     ``<name>`` is an argument of the given kind (:class:`Word` or, last, :class:`Combination`),
-    other words are literal (Ginny-O's ``place <piece> at <square>``).
+    other (lower-case) words are literal (Ginny-O's ``place <piece> at <square>``).
 
     The id is ``start + `` the arguments as a mixed-radix number, the first name of ``id_order``
     (default: the pattern's order) most significant: ``layoff <card> <slot>`` is card-major
@@ -213,11 +216,11 @@ class Segment:
         self.hint = " ".join(part if isinstance(part, str) else part.hint for part in self.parts)
         rest = kinds[self.args[-1]] if self.args else None
         self._min_words = len(self.parts) - (rest is not None and rest.optional)
-        self._max_words = 1_000_000 if isinstance(rest, Combination) else len(self.parts)
+        self._any_length = isinstance(rest, Combination)
 
     def fits(self, num_words: int) -> bool:
         """Whether a text of ``num_words`` words (the verb's included) may be of this segment."""
-        return self._min_words <= num_words <= self._max_words
+        return self._min_words <= num_words and (self._any_length or num_words <= len(self.parts))
 
     def values(self, i: int) -> dict[str, int]:
         """The argument values of the segment's ``i``-th id (``0..size-1``)."""
@@ -242,8 +245,7 @@ class Segment:
             if isinstance(part, str):
                 words.append(part)
                 continue
-            value = values[next(args)]
-            word = part.text(value) if isinstance(part, Combination) else part.texts[value]
+            word = part.text(values[next(args)])
             if word:
                 words.append(word)
         return " ".join(words)
@@ -281,7 +283,6 @@ class Catalogue:
             self.starts.append(size)
             size += segment.size
         self.size = size
-        """The number of actions."""
         self._alternatives = ", ".join(repr(s.hint) for s in self.segments[:-1]) + (
             " or " if len(self.segments) > 1 else "") + repr(self.segments[-1].hint)
 
@@ -298,17 +299,20 @@ class Catalogue:
         """The id of segment ``name`` with these argument values, e.g. ``action_id("layoff", card=c, slot=k)``."""
         return self.start(name) + self._by_name[name].index(values)
 
+    def _locate(self, action: int) -> tuple[Segment, int]:
+        """The segment of an id ``0..size-1`` and the id's position in it."""
+        j = bisect.bisect_right(self.starts, action) - 1
+        return self.segments[j], action - self.starts[j]
+
     def decode(self, action: int) -> tuple[str, dict[str, int]]:
         """The segment name and argument values of an id ``0..size-1``."""
-        j = bisect.bisect_right(self.starts, action) - 1
-        segment = self.segments[j]
-        return segment.name, segment.values(action - self.starts[j])
+        segment, i = self._locate(action)
+        return segment.name, segment.values(i)
 
     def action_to_text(self, action) -> str:
         """The canonical text of an action id; ``ValueError`` for anything but an id ``0..size-1``."""
-        action = check_action_id(action, self.size)
-        j = bisect.bisect_right(self.starts, action) - 1
-        return self.segments[j].text(action - self.starts[j])
+        segment, i = self._locate(check_action_id(action, self.size))
+        return segment.text(i)
 
     @functools.cached_property
     def texts(self) -> tuple[str, ...]:
