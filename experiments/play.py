@@ -229,7 +229,7 @@ class Session:
         self.agents = {}
         others = [s for s in range(n) if s != ns.seat]
         for s, spec in zip(others, specs):
-            self.agents[s] = make_agent(spec, ns.game)
+            self.agents[s] = make_agent(spec, ns.game, options)
         self.hint_agent = None
         self.hint_error = None
         self.events: list[str] = []
