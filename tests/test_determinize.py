@@ -427,6 +427,66 @@ def test_ginny_o_racks_and_box_are_uniform():
                             for t, x in pool.items() for q in others})
 
 
+GINNY_O_DEAL = {"hands": ["2C 5D 9H KS 3S 7C JD", "4C 6D 8H QS 2S 9C TD"],
+                "stock": "AH 3H 5H 7H 9S JS KH AC 4D 6S", "first": 0}
+"""Player 0 draws AH first; 10 tiles in the box."""
+
+
+def ginny_o_after(texts: list[str], **options):
+    """A two-player Ginny-O game of :data:`GINNY_O_DEAL` after the actions ``texts``."""
+    env = make_raw_env("ginny_o", **options)
+    env.reset(seed=0, options={"deal": GINNY_O_DEAL})
+    for text in texts:
+        env.step(env.game.text_to_action(text))
+    return env
+
+
+def where_is(env, seat: int, tile: str, samples: int) -> Counter:
+    """Over ``samples`` determinizations for ``seat``: how often ``tile`` lies in the box, at its
+    bottom, and in each other rack."""
+    t = parse_card(tile, allow_joker=True)
+    found = Counter()
+    for s in range(samples):
+        world = env.determinize(seat, seed=s).game
+        found["box"] += world.box.count(t)
+        found["bottom"] += world.box[-1] == t
+        for q in range(world.num_players):
+            if q != seat:
+                found[q] += world.racks[q][t]
+    return found
+
+
+def test_ginny_o_own_returned_tile_is_in_the_box_until_another_seat_draws():
+    """The agent knows the tile it returned (GO-11) is in the box: before the next seat draws, no
+    re-deal puts it in that seat's rack (as an unseen tile it went there about 7 times in 17)."""
+    env = ginny_o_after(["draw", "return KS"])
+    assert env.game.current_player == 1 and len(env.game.box) == 10
+    found = where_is(env, 0, "KS", 200)
+    assert found["box"] == 200 and found[1] == 0
+
+
+def test_ginny_o_own_returned_tile_is_drawn_as_likely_as_any_box_tile():
+    """Once the next seat has drawn one tile from the mixed box of 10 (GO-14), the agent's returned
+    tile is in that seat's rack with probability 1/10 (as an unseen tile: 8 in 17)."""
+    env = ginny_o_after(["draw", "return KS", "draw"])
+    samples, p = 1000, 0.1
+    found = where_is(env, 0, "KS", samples)
+    assert found["box"] + found[1] == samples
+    assert abs(found[1] - samples * p) < 4 * math.sqrt(samples * p * (1 - p)), found
+
+
+def test_ginny_o_exchanged_tiles_stay_in_the_box_and_an_unmixed_box_keeps_their_places():
+    """Exchanged tiles (GO-34) the agent did not draw back are in the box for it; without mixing
+    (GO-14) a returned tile keeps its place at the bottom of the box until the box reaches it."""
+    env = ginny_o_after(["exchange KS", "exchange 2C", "commit"])
+    kept = {"KS", "2C"} - set(env.game.view(0)["hand"])
+    assert kept and all(where_is(env, 0, tile, 100)["box"] == 100 for tile in kept)
+    env = ginny_o_after(["draw", "return KS", "draw", "return 4C"], reshuffle_on_return=False)
+    ks = parse_card("KS")
+    assert all(env.determinize(0, seed=s).game.box[-2] == ks for s in range(100))
+    assert where_is(env, 1, "4C", 100)["bottom"] == 100
+
+
 def test_determinize_and_clone_refuse_an_environment_that_was_never_reset():
     env = make_raw_env("rummy")
     with pytest.raises(ValueError, match="reset"):

@@ -9,6 +9,7 @@ The engine is plain Python (no PettingZoo); ``rummy_env.ginny_o_v0`` wraps it as
 | ``options.py`` | ``Options`` and the reading of scenario deals (``read_deal``) |
 | ``search.py`` | ``PlaySearch``: the exact legal-play search (GO-20..GO-27) and its caches |
 | ``game.py`` | ``GinnyOGame``: state, turn flow, legal mask, stepping, ``clone``/``determinize``, ``to_dict``/``from_dict`` |
+| ``returned.py`` | what each seat knows of the tiles it returned to the box, and the re-deal of ``determinize`` that keeps it |
 | ``observation.py`` | the observation, its named layout (``observation_layout``) and board planes |
 | ``view.py`` | the structured view (drawn as a picture and as text by ``rummy_env.render``) |
 

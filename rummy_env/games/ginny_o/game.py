@@ -3,7 +3,8 @@
 State: the board (225 squares, each ``-1`` or a piece), the group of every board tile (GO-25)
 and each group's start square, racks as count lists of length 53 (index 52 = jokers), the box
 (a list, top first), scores, and the turn's phase (GO-40..GO-42) with this turn's drawn tile,
-exchange choices and placements.
+exchange choices and placements; for ``determinize``, the tiles each seat has drawn and what it
+knows of the tiles it returned (:mod:`.returned`).
 
 Legal plays are searched once when a play phase opens (:class:`~.search.PlaySearch`); the
 placement mask of GO-43 is the set of next steps of the plays that begin with the placements
@@ -21,6 +22,7 @@ from .board import LAYOUTS, NEIGHBOURS, NSQ, SQUARE_TEXT, board_groups, score_pl
 from .catalogue import ACTION_TEXT, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0, text_to_action
 from .observation import board_block, write_observation
 from .options import RACK_SIZE, Options, read_deal
+from .returned import ReturnedTiles, add_returned, deal_unseen, note_draw, note_placement
 from .search import Play, PlaySearch
 from .view import committed_view, view
 
@@ -46,6 +48,10 @@ class GinnyOGame:
         self.group_start: list[int] = []
         self.racks = [[0] * 53 for _ in range(self.num_players)]
         self.box: list[int] = []
+        self.draws = [0] * self.num_players
+        """Tiles each seat has drawn from the box so far."""
+        self.returned: list[tuple[ReturnedTiles, ...]] = [() for _ in range(self.num_players)]
+        """What each seat knows of the tiles it put into the box (:mod:`.returned`)."""
         self.scores = [0] * self.num_players
         self.final_scores: list[int] | None = None
         self.current_player = 0
@@ -156,6 +162,13 @@ class GinnyOGame:
         self._observations = {}
         return rewards
 
+    def _draw(self, rack: list[int]) -> int:
+        """The acting seat draws the top tile of the box onto ``rack``."""
+        tile = self.box.pop(0)
+        rack[tile] += 1
+        note_draw(self, self.current_player, tile)
+        return tile
+
     def _event(self, text: str) -> None:
         self.events.append(f"player_{self.current_player} {text}")
         if len(self.events) > 20:
@@ -163,6 +176,7 @@ class GinnyOGame:
 
     def _to_box(self, tiles: list[int]) -> None:
         """Returned or exchanged tiles go to the bottom of the box, which is then mixed (GO-14)."""
+        add_returned(self, self.current_player, tiles)
         self.box.extend(tiles)
         if self.options.reshuffle_on_return:
             self.rng.shuffle(self.box)
@@ -288,9 +302,7 @@ class GinnyOGame:
         self._mask = None
         self._observations = {}
         if a == DRAW:
-            t = self.box.pop(0)
-            rack[t] += 1
-            self.drew = t
+            self.drew = self._draw(rack)
             self.phase = "play"
             self._plays = None
             self._event("draws a tile")
@@ -305,7 +317,7 @@ class GinnyOGame:
                     rack[t] -= 1
                 self._to_box(self.chosen)
                 for _ in range(k):
-                    rack[self.box.pop(0)] += 1
+                    self._draw(rack)
                 self._event(f"exchanges {k} tile{'s' if k > 1 else ''}")
                 return self._end_turn(False)
             return self._commit_play()
@@ -326,7 +338,9 @@ class GinnyOGame:
                        if len(play) > placed_count and play[placed_count] == (q, piece)]
         self.placed.append((q, piece))
         self._board_block = None
-        rack[JOKER if piece >= NUM_CARDS else piece] -= 1
+        tile = JOKER if piece >= NUM_CARDS else piece
+        note_placement(self, seat, tile)
+        rack[tile] -= 1
         return None
 
     def _commit_play(self) -> np.ndarray | None:
@@ -348,7 +362,7 @@ class GinnyOGame:
         self._committed_view = None
         self.scores[seat] += points
         while self.box and sum(rack) < RACK_SIZE:
-            rack[self.box.pop(0)] += 1
+            self._draw(rack)
         text = " ".join(f"{piece_text(p)}@{SQUARE_TEXT[q]}" for q, p in placed)
         self._event(f"plays {text} for {points}")
         self.history.append(f"player_{seat} {text} {points}")
@@ -390,51 +404,48 @@ class GinnyOGame:
         for name in ("board", "group", "group_start", "box", "scores", "placed", "chosen", "events", "history"):
             setattr(g, name, list(getattr(self, name)))
         g.racks = [list(r) for r in self.racks]
+        g.draws = list(self.draws)
+        g.returned = list(self.returned)
         g.final_scores = None if self.final_scores is None else list(self.final_scores)
         return g
 
     def determinize(self, seat: int, rng: np.random.Generator) -> "GinnyOGame":
         """An independent copy in which everything ``seat`` cannot see (GO-7) is dealt again
-        uniformly at random: the other racks and the box are shuffled over the same slots
-        (rack sizes and the box size kept; tiles placed this turn are public and stay). When
-        another seat is to act, the tiles it drew or chose to exchange are private too: they
-        become tiles of its new rack (the drawn tile a uniformly random one); once it has placed
-        tiles, which it can complete into a legal play (GO-43), deals in which it cannot are
-        rejected and drawn again. Not tracked by the
-        engine, and so not kept: which of ``seat``'s own returned or exchanged tiles are still in
-        the box. The copy's generator is drawn from ``rng``."""
+        uniformly at random: the other racks and the box over the same slots (rack sizes and the
+        box size kept; tiles placed this turn are public and stay), the tiles ``seat`` returned or
+        exchanged only where they can be (:mod:`.returned`). When another seat is to act, the
+        tiles it drew or chose to exchange are private too: they become tiles of its new rack
+        (the drawn tile one it may have drawn, the chosen ones a random subset); once it has
+        placed tiles, which it can complete into a legal play (GO-43), deals in which it cannot
+        are rejected and drawn again. The copy's generator is drawn from ``rng``."""
         g = self.clone()
         g.rng = fresh_rng(rng)
-        others = [q for q in range(self.num_players) if q != seat]
+        sizes = {q: sum(self.racks[q]) for q in range(self.num_players) if q != seat}
         pool = list(self.box)
-        for q in others:
+        for q in sizes:
             rack = self.racks[q]
             for t in range(53):
                 if rack[t]:
                     pool += [t] * rack[t]
+        pool.sort()   # a deal that depends only on what the seat has seen, not on where the tiles are
         acting = self.current_player
         started = acting != seat and bool(self.placed) and not self.done
         while True:
-            pool.sort()   # a deal that depends only on what the seat has seen, not on where the cards are
-            order = rng.permutation(len(pool)).tolist()
-            dealt = 0
-            for q in others:
-                size = sum(self.racks[q])
-                tiles = [pool[i] for i in order[dealt:dealt + size]]
-                dealt += size
+            racks, g.box = deal_unseen(self, seat, pool, sizes, rng)
+            for q, tiles in racks.items():
                 rack = [0] * 53
                 for t in tiles:
                     rack[t] += 1
                 g.racks[q] = rack
                 if q == acting:
-                    g.chosen = tiles[:len(self.chosen)]
+                    if self.chosen:
+                        g.chosen = [tiles[i] for i in rng.permutation(len(tiles))[:len(self.chosen)].tolist()]
                     if self.drew >= 0 and tiles:
                         g.drew = tiles[0]
             g._mask = None
             g._plays = None
             if not started or g.legal_mask().any():
                 break
-        g.box = [pool[i] for i in order[dealt:]]
         g._observations = {}
         return g
 
@@ -446,6 +457,8 @@ class GinnyOGame:
             "rng": self.rng.bit_generator.state,
             "board": list(self.board), "group": list(self.group), "group_start": list(self.group_start),
             "racks": [list(r) for r in self.racks], "box": list(self.box), "scores": list(self.scores),
+            "draws": list(self.draws),
+            "returned": [[[list(field) for field in entry] for entry in known] for known in self.returned],
             "final_scores": None if self.final_scores is None else list(self.final_scores),
             "current_player": self.current_player, "phase": self.phase, "drew": self.drew,
             "box_empty_start": self.box_empty_start, "placed": [list(x) for x in self.placed],
@@ -461,6 +474,8 @@ class GinnyOGame:
         for name in ("board", "group", "group_start", "box", "scores", "chosen", "events", "history"):
             setattr(g, name, list(d[name]))
         g.racks = [list(r) for r in d["racks"]]
+        g.draws = list(d["draws"])
+        g.returned = [tuple(ReturnedTiles(*map(tuple, entry)) for entry in known) for known in d["returned"]]
         g.final_scores = None if d["final_scores"] is None else list(d["final_scores"])
         g.placed = [tuple(x) for x in d["placed"]]
         for name in ("current_player", "phase", "drew", "box_empty_start", "stall", "turns", "done", "truncated"):

@@ -1,0 +1,149 @@
+"""What a seat knows of the tiles it put into the box (GO-11, GO-34), kept for ``determinize``.
+
+A seat that returns or exchanges tiles knows they went into the box. With ``reshuffle_on_return``
+(GO-14) the box is mixed, so each later draw by another seat takes a uniformly random box tile:
+the returned tiles lie in the box or among the tiles the other seats have drawn since (at most as
+many per seat as it drew since, and never more than its rack holds). The re-deal of
+:func:`deal_unseen` puts them uniformly among exactly those places, which is where a random draw
+puts them. Without mixing the box is a queue: a returned tile keeps its place at the bottom until
+it is drawn; the seat that drew it is not followed further (the tile then counts as unseen).
+
+The seat also sees the tiles it draws, and tiles placed on the board are public: such a tile of
+the kind it returned is taken to be the returned one (exact with one set of tiles; with two sets
+the other copy may have been the one drawn or placed).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class ReturnedTiles(NamedTuple):
+    """Tiles one seat put into the box in one turn that it still knows about."""
+
+    tiles: tuple[int, ...]
+    draws_then: tuple[int, ...]
+    """Tiles each seat had drawn from the box when these went in (mixed box)."""
+    placed_since: tuple[int, ...]
+    """Of these tiles, how many each seat has placed on the board since (mixed box)."""
+    places: tuple[int, ...]
+    """Each tile's place in the box counted from the first tile ever drawn (unmixed box)."""
+
+
+def draws_allowed(returned: ReturnedTiles, draws: list[int], rack_size: int, seat: int) -> int:
+    """How many of ``seat``'s rack tiles may be tiles of ``returned`` (mixed box): those it drew
+    since, less those it placed since, and no more than its rack holds."""
+    return min(draws[seat] - returned.draws_then[seat] - returned.placed_since[seat], rack_size)
+
+
+def add_returned(game, seat: int, tiles: list[int]) -> None:
+    """``seat`` puts ``tiles`` into the box (before they join it); known from now on."""
+    kept = []
+    for returned in game.returned[seat]:
+        if game.options.reshuffle_on_return and all(
+                draws_allowed(returned, game.draws, sum(game.racks[q]), q) >= sum(game.racks[q])
+                for q in range(game.num_players) if q != seat):
+            continue  # anywhere unseen: nothing known any more
+        kept.append(returned)
+    zeros = (0,) * game.num_players
+    first_place = sum(game.draws) + len(game.box)
+    kept.append(ReturnedTiles(tuple(tiles), tuple(game.draws), zeros,
+                              tuple(range(first_place, first_place + len(tiles)))))
+    game.returned[seat] = tuple(kept)
+
+
+def _without(returned: tuple[ReturnedTiles, ...], k: int, tile: int, placed_by: int | None = None):
+    """``returned`` with one ``tile`` taken from its entry ``k`` (the entry dropped once empty)."""
+    entry = returned[k]
+    i = entry.tiles.index(tile)
+    tiles = entry.tiles[:i] + entry.tiles[i + 1:]
+    if not tiles:
+        return returned[:k] + returned[k + 1:]
+    placed = entry.placed_since
+    if placed_by is not None:
+        placed = placed[:placed_by] + (placed[placed_by] + 1,) + placed[placed_by + 1:]
+    entry = entry._replace(tiles=tiles, placed_since=placed, places=entry.places[:i] + entry.places[i + 1:])
+    return returned[:k] + (entry,) + returned[k + 1:]
+
+
+def note_draw(game, seat: int, tile: int) -> None:
+    """``seat`` draws ``tile`` from the top of the box (GO-10, GO-12, GO-34)."""
+    if game.options.reshuffle_on_return:
+        own = game.returned[seat]
+        for k in range(len(own) - 1, -1, -1):
+            if tile in own[k].tiles:
+                game.returned[seat] = _without(own, k, tile)
+                break
+    else:
+        place = sum(game.draws)
+        for s in range(game.num_players):
+            known = game.returned[s]
+            for k, entry in enumerate(known):
+                if place in entry.places:
+                    game.returned[s] = _without(known, k, entry.tiles[entry.places.index(place)])
+                    break
+    game.draws[seat] += 1
+
+
+def note_placement(game, seat: int, tile: int) -> None:
+    """``seat`` places ``tile`` from its rack on the board, where every seat sees it (mixed box)."""
+    if not game.options.reshuffle_on_return:
+        return
+    rack_size = sum(game.racks[seat])
+    for s in range(game.num_players):
+        known = game.returned[s]
+        if s == seat or not known:
+            continue
+        for k in range(len(known) - 1, -1, -1):
+            if tile in known[k].tiles and draws_allowed(known[k], game.draws, rack_size, seat) > 0:
+                game.returned[s] = _without(known, k, tile, placed_by=seat)
+                break
+
+
+def deal_unseen(game, seat: int, pool: list[int], sizes: dict[int, int],
+                rng: np.random.Generator) -> tuple[dict[int, list[int]], list[int]]:
+    """Deal the unseen ``pool`` (sorted) uniformly over the other racks (``sizes``) and the box,
+    keeping what ``seat`` knows of the tiles it returned: each other rack's tiles (those it may
+    have drawn since first) and the box, top first."""
+    known = game.returned[seat]
+    if not known:
+        order = rng.permutation(len(pool)).tolist()
+        racks = {}
+        dealt = 0
+        for q, size in sizes.items():
+            racks[q] = [pool[i] for i in order[dealt:dealt + size]]
+            dealt += size
+        return racks, [pool[i] for i in order[dealt:]]
+    box_size = len(game.box)
+    rack_start = {}
+    start = box_size
+    for q, size in sizes.items():
+        rack_start[q] = start
+        start += size
+    slots: list[int | None] = [None] * start
+    left = list(pool)
+    if game.options.reshuffle_on_return:
+        allowed = []
+        for returned in known:
+            counts = {q: draws_allowed(returned, game.draws, size, q) for q, size in sizes.items()}
+            allowed.append((box_size + sum(counts.values()), returned.tiles, counts))
+        allowed.sort(key=lambda item: item[0])
+        uniforms = iter(rng.random(sum(len(tiles) for _, tiles, _ in allowed)).tolist())
+        for _, tiles, counts in allowed:   # smallest first: the places form a chain, so this is uniform
+            free = [i for i in range(box_size) if slots[i] is None]
+            for q, count in counts.items():
+                free += [i for i in range(rack_start[q], rack_start[q] + count) if slots[i] is None]
+            for tile in tiles:
+                slots[free.pop(int(next(uniforms) * len(free)))] = tile
+                left.remove(tile)
+    else:
+        first_place = sum(game.draws)
+        for returned in known:
+            for tile, place in zip(returned.tiles, returned.places):
+                slots[place - first_place] = tile
+                left.remove(tile)
+    shuffled = iter([left[i] for i in rng.permutation(len(left)).tolist()])
+    slots = [tile if tile is not None else next(shuffled) for tile in slots]
+    racks = {q: slots[rack_start[q]:rack_start[q] + size] for q, size in sizes.items()}
+    return racks, slots[:box_size]
