@@ -89,7 +89,7 @@ from typing import Any
 import numpy as np
 
 from .base import CardGameEnv, wrap
-from .games.contract_rummy import ContractRummyGame, Options, catalogue, observation_layout
+from .games.contract_rummy import ContractRummyGame, Options, action_catalogue, observation_layout
 from .layout import ObservationLayout
 
 
@@ -104,10 +104,7 @@ class raw_env(CardGameEnv):
         return observation_layout(self.options)
 
     def _sizes(self) -> tuple[int, int]:
-        o = self.options
-        catalogue_size = catalogue(o.jokers, o.min_run_length).size
-        num_actions = 1 + o.pack_size + 53 + catalogue_size + 156 * 3 * o.num_players
-        return observation_layout(o).size, num_actions
+        return observation_layout(self.options).size, action_catalogue(self.options).size
 
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> ContractRummyGame:
         return ContractRummyGame.new(self.options, rng, deal)

@@ -17,11 +17,13 @@ reads card lists and refuses a card listed more often than the pack holds it::
 """
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 import numpy as np
 
 from .cards import CARD_TEXT, JOKER, cards_text, parse_card
+from .melds import parse_piece
 
 
 def is_int(value) -> bool:
@@ -78,6 +80,16 @@ def check_deal_keys(deal, keys: Iterable[str]) -> dict:
 def card_list(name: str, value, allow_joker: bool = False, allow_string: bool = False) -> list[int]:
     """Card ids from a list (or tuple) of card texts such as ``["7H", "10D"]`` (ASCII, each a card
     of the game; ``"7H 8H"`` too with ``allow_string``); ``ValueError`` naming ``name`` otherwise."""
+    return _text_list(name, value, functools.partial(parse_card, allow_joker=allow_joker), allow_string)
+
+
+def piece_list(name: str, value, allow_joker: bool = True, allow_string: bool = False) -> list[int]:
+    """Meld pieces (``7H``, or ``JK=7H`` for a joker standing for 7H with ``allow_joker``; melds.py)
+    from a list of texts, as :func:`card_list`."""
+    return _text_list(name, value, functools.partial(parse_piece, allow_joker=allow_joker), allow_string)
+
+
+def _text_list(name: str, value, parse, allow_string: bool) -> list[int]:
     if allow_string and isinstance(value, str):
         value = value.split()
     if not isinstance(value, (list, tuple)) or not all(isinstance(t, str) for t in value):
@@ -85,7 +97,7 @@ def card_list(name: str, value, allow_joker: bool = False, allow_string: bool = 
     out = []
     for text in value:
         try:
-            out.append(parse_card(text, allow_joker))
+            out.append(parse(text))
         except ValueError as err:
             raise ValueError(f"{name}: {err}") from None
     return out
@@ -106,6 +118,12 @@ class PackTally:
         """The card ids of the card list ``value`` found at deal key ``place`` (:func:`card_list`),
         counted; ``ValueError`` if a card is listed more often than the pack holds it."""
         cards = card_list(f"deal {place}", value, allow_joker=self.copies[JOKER] > 0, allow_string=allow_string)
+        self.count(place, cards)
+        return cards
+
+    def count(self, place: str, cards: Iterable[int]) -> None:
+        """Count card ids listed at ``place`` (for cards read otherwise, e.g. a meld's pieces);
+        ``ValueError`` if a card is listed more often than the pack holds it."""
         for c in cards:
             if not self.left[c]:
                 listed = "twice" if self.copies[c] == 1 else f"{self.copies[c] + 1} times"
@@ -113,7 +131,6 @@ class PackTally:
                                  f"the pack holds {self.copies[c]}")
             self.left[c] -= 1
             self.where.setdefault(c, place)
-        return cards
 
     def unlisted(self) -> list[int]:
         """The pack's cards not listed yet (ascending, with their multiplicity)."""

@@ -9,7 +9,7 @@ import pytest
 
 from rummy_env.actions import (CARD, PIECE, RANK, Catalogue, Combination, Segment, Word, number_word,
                                slot_word)
-from rummy_env.games import i_doubt_it, rummy, tongits
+from rummy_env.games import contract_rummy, i_doubt_it, rummy, tongits
 from rummy_env.registry import make_raw_env
 
 CATALOGUE_OPTIONS = [
@@ -20,6 +20,11 @@ CATALOGUE_OPTIONS = [
     ("i_doubt_it", i_doubt_it.play_table(m).catalogues[mis],
      {"num_players": 6, "max_cards_per_play": m, "wrong_rank_claims": mis})
     for m in range(1, 9) for mis in (False, True)
+] + [
+    ("contract_rummy", contract_rummy.action_catalogue(contract_rummy.Options(**options)), options)
+    for options in [{"num_players": n} for n in range(3, 9)] + [
+        {"num_players": 3, "num_jokers": j, "num_decks": d, "min_run_length": r}
+        for j in (0, 2) for d in (1, 3) for r in (3, 4)]
 ]
 """(game, its catalogue, options): every player count and option that changes the action count."""
 
@@ -57,7 +62,8 @@ def test_engine_constants_are_the_catalogue_starts():
     assert rummy.ACTIONS.decode(423 + 17 * 32 + 3) == ("layoff", {"card": 32, "slot": 3})
 
 
-ROUND_TRIP_OPTIONS = [(game, options) for game, _, options in CATALOGUE_OPTIONS if game != "i_doubt_it"] + [
+ROUND_TRIP_OPTIONS = [(game, options) for game, _, options in CATALOGUE_OPTIONS
+                      if game not in ("i_doubt_it", "contract_rummy")] + [
     ("i_doubt_it", {"num_players": 6, "max_cards_per_play": m, "wrong_rank_claims": True}) for m in (1, 4, 6)
 ] + [("contract_rummy", {"num_players": n}) for n in range(3, 9)] + [
     ("contract_rummy", {"num_players": 3, "num_jokers": j}) for j in (0, 1, 2)

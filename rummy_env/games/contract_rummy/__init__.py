@@ -12,8 +12,9 @@ module                contents
 ====================  ==========================================================================
 ``options.py``        :class:`Options`, ``CONTRACTS`` (CR-7), the phases of a turn, the pack
                       (CR-2) and the scenario set-up from ``options["deal"]`` (``set_up_deal``)
-``tables.py``         the meld catalogue of (jokers, ``min_run_length``) with its lookup tables
-                      and memos (:func:`catalogue`), per-suit rank-mask facts, discard ids
+``tables.py``         the action catalogue (:func:`action_catalogue`, ``rummy_env.actions``
+                      segments), the meld catalogue of (jokers, ``min_run_length``) with its
+                      lookup tables and memos (:func:`catalogue`), per-suit rank-mask facts
 ``search.py``         the legal-move search (CR-11, CR-12, CR-16, CR-17, CR-28): melds that keep
                       the contract layable, deep takes, lay-offs, joker swaps; ``legal_actions``
 ``game.py``           :class:`ContractRummyGame`: dealing, ``step``, scoring (CR-29 .. CR-34),
@@ -30,7 +31,7 @@ up to date only where versions of its slices changed.
 from .game import PENALTY, ContractRummyGame
 from .observation import TOP_CARDS, observation_layout
 from .options import CONTRACTS, PHASES, Options, ml_pack
-from .tables import Catalogue, catalogue
+from .tables import MeldCatalogue, action_catalogue, catalogue
 
-__all__ = ["CONTRACTS", "PENALTY", "PHASES", "TOP_CARDS", "Catalogue", "ContractRummyGame", "Options",
-           "catalogue", "ml_pack", "observation_layout"]
+__all__ = ["CONTRACTS", "PENALTY", "PHASES", "TOP_CARDS", "ContractRummyGame", "MeldCatalogue", "Options",
+           "action_catalogue", "catalogue", "ml_pack", "observation_layout"]

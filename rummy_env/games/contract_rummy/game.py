@@ -5,13 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from ... import melds as ml
-from ...actions import action_text_error, check_action_id, parse_index, split_words
-from ...cards import ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, JOKER, NUM_CARDS, mask_of_counts, parse_card, sort_key
+from ...cards import ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, JOKER, NUM_CARDS, mask_of_counts, sort_key
 from .observation import ObservationBuffers, observation_layout
 from .options import CONTRACT, CONTRACTS, DRAW, PHASES, PLACE, PLAY, Options, ml_pack, set_up_deal
 from .search import LegalMoves
 from .serialisation import Serialisation
-from .tables import catalogue, discard_ids
+from .tables import action_catalogue, catalogue, discard_ids
 
 PENALTY = ACE_FIFTEEN_POINTS + (15,)
 """CR-30 penalty points per card id (joker last)."""
@@ -41,12 +40,13 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         self.num_jokers = options.jokers
         self.catalogue = catalogue(self.num_jokers, options.min_run_length)
         self.multi_deck = options.decks > 1
-        self.A_DISC = self.N + 1
+        self.actions = action_catalogue(options)
+        self.A_DISC = self.actions.start("discard")
+        self.A_MELD = self.actions.start("meld")
+        self.A_LAY = self.actions.start("layoff")
+        self.A_SWAP = self.actions.start("swap")
+        self.num_actions = self.actions.size
         self._discard_ids = discard_ids(self.A_DISC)
-        self.A_MELD = self.N + 54
-        self.A_LAY = self.A_MELD + self.catalogue.size
-        self.A_SWAP = self.A_LAY + 104 * self.M
-        self.num_actions = self.A_SWAP + 52 * self.M
         self.contract7_at_once = False
         """Contract 7 under ``deal7_all_at_once`` (CR-17) in the deal being played."""
         self._init_observation(observation_layout(options))
@@ -407,50 +407,12 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
     # ------------------------------------------------------------------ text
     def action_to_text(self, a: int) -> str:
         """Canonical text of action id ``a``; ``ValueError`` for anything but an id ``0..num_actions-1``."""
-        a = check_action_id(a, self.num_actions)
-        N = self.N
-        if a == 0:
-            return "draw stock"
-        if a == 1:
-            return "take discard"
-        if a <= N:
-            return f"take discard {a}"
-        if a < self.A_MELD:
-            return "discard " + CARD_TEXT[a - self.A_DISC]
-        if a < self.A_LAY:
-            return "meld " + self.catalogue.text[a - self.A_MELD]
-        if a < self.A_SWAP:
-            k, p = divmod(a - self.A_LAY, 104)
-            return f"layoff {ml.piece_text(p)} @{k}"
-        k, c = divmod(a - self.A_SWAP, 52)
-        return f"swap {CARD_TEXT[c]} @{k}"
+        return self.actions.action_to_text(a)
 
     def text_to_action(self, text: str) -> int:
         """Action id of an action text (rules file "Action text", grammar of ``rummy_env.actions``);
         ``ValueError`` naming an unknown or malformed text."""
-        w = split_words(text)
-        try:
-            if w == ["draw", "stock"]:
-                return 0
-            if w[:2] == ["take", "discard"] and len(w) in (2, 3):
-                return 1 if len(w) == 2 else parse_index(w[2], "K of 'take discard K'", 1, self.N)
-            if w[0] == "discard" and len(w) == 2:
-                return self.A_DISC + parse_card(w[1], allow_joker=True)
-            if w[0] == "meld" and len(w) >= 2:
-                pieces = [ml.parse_piece(x) for x in w[1:]]
-                i = self.catalogue.index.get(tuple(sorted(pieces)))
-                if i is None:
-                    raise ValueError("not a meld of the catalogue (CR-13, CR-14)")
-                return self.A_MELD + i
-            if w[0] in ("layoff", "swap") and len(w) == 3 and w[2].startswith("@"):
-                k = parse_index(w[2][1:], "the meld index k of '@k'", 0, self.M - 1)
-                if w[0] == "layoff":
-                    return self.A_LAY + 104 * k + ml.parse_piece(w[1])
-                return self.A_SWAP + 52 * k + parse_card(w[1])
-        except ValueError as err:
-            raise action_text_error(text, str(err)) from None
-        raise action_text_error(text, "expected draw stock, take discard [K], meld ..., layoff P @k, swap C @k "
-                                      "or discard C")
+        return self.actions.text_to_action(text)
 
     # ------------------------------------------------------------------ view
     def view(self, seat: int) -> dict:
@@ -458,7 +420,8 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         hand = self.hands[seat]
         legal = []
         if seat == self.current_player and not self.done:
-            legal = [self.action_to_text(int(a)) for a in np.flatnonzero(self.legal_mask())]
+            texts = self.actions.texts
+            legal = [texts[a] for a in np.flatnonzero(self.legal_mask())]
         events = []
         for e in self.events[-20:]:
             if isinstance(e, str):

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ... import melds as ml
-from ...cards import CARD_TEXT, JOKER, NUM_CARDS, make_pack, parse_card
+from ...cards import JOKER, NUM_CARDS, make_pack
+from ...validate import PackTally, card_list, check_deal_keys, check_fields, check_int, piece_list
 
 CONTRACTS = {1: (10, 2, 0), 2: (10, 1, 1), 3: (10, 0, 2), 4: (10, 3, 0),
              5: (12, 2, 1), 6: (12, 1, 2), 7: (12, 0, 3)}
@@ -16,6 +15,8 @@ CONTRACTS = {1: (10, 2, 0), 2: (10, 1, 1), 3: (10, 0, 2), 4: (10, 3, 0),
 DRAW, CONTRACT, PLACE, PLAY = range(4)
 """The phases of a turn (CR-10 .. CR-27), ``PHASES`` in words."""
 PHASES = ("draw", "contract", "place", "play")
+DEAL_KEYS = ("dealer", "hands", "stock", "discard", "deal_index", "melds", "to_play", "scores", "turns")
+"""The keys of ``options["deal"]`` (:func:`set_up_deal`)."""
 
 
 @dataclass(frozen=True)
@@ -35,31 +36,14 @@ class Options:
     reward_mode: str = "points"
 
     def __post_init__(self):
-        def is_int(v):
-            return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-
-        if not is_int(self.num_players) or not 3 <= self.num_players <= 8:
-            raise ValueError(f"num_players must be an int in 3..8, got {self.num_players!r}")
-        if not is_int(self.num_decks) or not 0 <= self.num_decks <= 3:
-            raise ValueError(f"num_decks must be 0 (auto) or 1..3, got {self.num_decks!r}")
-        if not is_int(self.num_jokers) or not -1 <= self.num_jokers <= 2:
-            raise ValueError(f"num_jokers must be -1 (auto) or 0..2, got {self.num_jokers!r}")
-        try:
-            deals = tuple(self.deals)
-        except TypeError:
-            raise ValueError(f"deals must be a non-empty sequence of contracts 1..7, got {self.deals!r}") from None
-        if not deals or not all(is_int(d) and 1 <= d <= 7 for d in deals):
+        check_fields(self, ints={"num_players": (3, 8), "num_decks": (0, 3), "num_jokers": (-1, 2),
+                                 "min_run_length": (3, 4), "max_turns_per_deal": (1, None)},
+                     bools=("deal7_all_at_once", "deep_discard", "joker_swap", "contract_runs_distinct_suits"),
+                     choices={"reward_mode": ("points", "win_loss")})
+        if not isinstance(self.deals, (list, tuple, range)) or not self.deals:
             raise ValueError(f"deals must be a non-empty sequence of contracts 1..7, got {self.deals!r}")
-        object.__setattr__(self, "deals", tuple(int(d) for d in deals))
-        for name in ("deal7_all_at_once", "deep_discard", "joker_swap", "contract_runs_distinct_suits"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        if not is_int(self.min_run_length) or self.min_run_length not in (3, 4):
-            raise ValueError(f"min_run_length must be 3 or 4, got {self.min_run_length!r}")
-        if not is_int(self.max_turns_per_deal) or self.max_turns_per_deal < 1:
-            raise ValueError(f"max_turns_per_deal must be an int >= 1, got {self.max_turns_per_deal!r}")
-        if self.reward_mode not in ("points", "win_loss"):
-            raise ValueError(f"reward_mode must be 'points' or 'win_loss', got {self.reward_mode!r}")
+        object.__setattr__(self, "deals", tuple(check_int(f"deals[{i}]", d, 1, 7, what="a contract")
+                                                for i, d in enumerate(self.deals)))
         need = max(self.num_players * CONTRACTS[d][0] + 1 for d in self.deals)
         if self.pack_size < need:
             raise ValueError(f"num_decks/num_jokers: a pack of {self.pack_size} cards is too small for "
@@ -89,102 +73,76 @@ def ml_pack(opts: Options) -> list:
 
 
 def set_up_deal(game, deal: dict) -> None:
-    """Scenario set-up from ``options["deal"]`` (rules file, "Scenario set-up")."""
-    if not isinstance(deal, dict):
-        raise ValueError(f"deal must be a dict, got {type(deal).__name__}")
-    allowed = {"dealer", "hands", "stock", "discard", "deal_index", "melds", "to_play", "scores", "turns"}
-    unknown = set(deal) - allowed
-    if unknown:
-        raise ValueError(f"unknown deal key(s) {sorted(unknown)}; allowed: {sorted(allowed)}")
+    """Scenario set-up from ``options["deal"]`` (rules file, "Scenario set-up"): ``hands`` (one card
+    list per seat), optionally ``melds`` (``owner`` and ``cards``, each down seat's whole contract),
+    ``discard`` (bottom first), ``stock`` (top first; without it the rest of the pack is shuffled),
+    ``dealer``, ``to_play``, ``deal_index``, ``scores`` and ``turns``."""
+    check_deal_keys(deal, DEAL_KEYS)
+    opts = game.opts
     n = game.num_players
-
-    def seat(key, default):
-        v = deal.get(key, default)
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 0 <= v < n:
-            raise ValueError(f"deal {key!r} must be a seat 0..{n - 1}, got {v!r}")
-        return int(v)
-
-    di = deal.get("deal_index", 0)
-    if not isinstance(di, int) or isinstance(di, bool) or not 0 <= di < len(game.opts.deals):
-        raise ValueError(f"deal 'deal_index' must be 0..{len(game.opts.deals) - 1}, got {di!r}")
-    game.deal_idx = di
-    game.dealer = seat("dealer", int(game.rng.integers(n)))
-    game.contract = game.opts.deals[di]
-    game.contract7_at_once = game.contract == 7 and game.opts.deal7_all_at_once
-    hs, game.need_sets, game.need_runs = CONTRACTS[game.contract]
-    if "hands" not in deal:
-        raise ValueError("deal needs 'hands'")
-    hands = deal["hands"]
+    tally = PackTally(ml_pack(opts))
+    game.deal_idx = check_int("deal: 'deal_index'", deal.get("deal_index", 0), 0, len(opts.deals) - 1)
+    game.dealer = check_int("deal: 'dealer'", deal.get("dealer", int(game.rng.integers(n))), 0, n - 1, what="a seat")
+    game.contract = opts.deals[game.deal_idx]
+    game.contract7_at_once = game.contract == 7 and opts.deal7_all_at_once
+    hand_size, game.need_sets, game.need_runs = CONTRACTS[game.contract]
+    hands = deal.get("hands")
     if not isinstance(hands, (list, tuple)) or len(hands) != n:
-        raise ValueError(f"deal 'hands' must hold {n} hands, got "
-                         f"{len(hands) if isinstance(hands, (list, tuple)) else hands!r}")
+        raise ValueError(f"deal 'hands' must be a list of {n} hands (card lists), got {hands!r}")
+    listed = {}   # deal place -> its cards, counted against the pack once the melds are checked
     game.hands = []
-    for s, h in enumerate(hands):
-        cnt = [0] * 53
-        for c in (parse_card(t, allow_joker=True) for t in _texts(h, f"'hands' of seat {s}")):
-            cnt[c] += 1
-        game.hands.append(cnt)
+    for s, texts in enumerate(hands):
+        counts = [0] * 53
+        listed[f"hands[{s}]"] = card_list(f"deal hands[{s}]", texts, allow_joker=opts.jokers > 0, allow_string=True)
+        for c in listed[f"hands[{s}]"]:
+            counts[c] += 1
+        game.hands.append(counts)
     game.hsize = [sum(h) for h in game.hands]
-    used = [0] * 53
-    for h in game.hands:
-        for c in range(53):
-            used[c] += h[c]
     game.melds = []
     game.down = [False] * n
-    owned = [[0, 0] for _ in range(n)]
+    laid = [[0, 0] for _ in range(n)]   # per seat: sets, runs
     melds = deal.get("melds", [])
     if not isinstance(melds, (list, tuple)):
         raise ValueError(f"deal 'melds' must be a list of melds, got {melds!r}")
-    for m in melds:
-        if not isinstance(m, dict) or "owner" not in m or "cards" not in m:
-            raise ValueError(f"deal meld {m!r} needs 'owner' and 'cards'")
-        owner = m["owner"]
-        if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < n:
-            raise ValueError(f"deal meld owner must be a seat 0..{n - 1}, got {owner!r}")
-        texts = _texts(m["cards"], "meld 'cards'")
-        pieces = [ml.parse_piece(t) for t in texts]
-        shape = ml.classify(pieces, True, game.opts.min_run_length)
+    if len(melds) > game.M:
+        raise ValueError(f"deal has more than {game.M} melds")
+    for k, meld in enumerate(melds):
+        if not isinstance(meld, dict) or set(meld) != {"owner", "cards"}:
+            raise ValueError(f"deal meld {meld!r} must be a dict of 'owner' and 'cards'")
+        owner = check_int(f"deal: melds[{k}] 'owner'", meld["owner"], 0, n - 1, what="a seat")
+        pieces = piece_list(f"deal melds[{k}]", meld["cards"], allow_joker=opts.jokers > 0, allow_string=True)
+        shape = ml.classify(pieces, True, opts.min_run_length)
         if shape is None:
-            raise ValueError(f"deal meld {' '.join(texts)} is not a valid meld (CR-13, CR-14)")
-        if len(game.melds) >= game.M:
-            raise ValueError(f"deal has more than {game.M} melds")
-        for p in pieces:
-            used[JOKER if p >= NUM_CARDS else p] += 1
-        owned[owner][0 if shape.kind == ml.SET else 1] += 1
+            raise ValueError(f"deal meld {' '.join(map(ml.piece_text, pieces))} is not a valid meld "
+                             "(CR-13, CR-14)")
+        listed[f"melds[{k}]"] = [p if p < NUM_CARDS else JOKER for p in pieces]   # a joker piece: a joker
+        laid[owner][0 if shape.kind == ml.SET else 1] += 1
         game.down[owner] = True
         game._add_meld(pieces, shape, owner)
     for s in range(n):
-        if game.down[s] and owned[s] != [game.need_sets, game.need_runs]:
-            raise ValueError(f"deal melds of seat {s} are {owned[s][0]} set(s) and {owned[s][1]} run(s), "
+        if game.down[s] and laid[s] != [game.need_sets, game.need_runs]:
+            raise ValueError(f"deal melds of seat {s} are {laid[s][0]} set(s) and {laid[s][1]} run(s), "
                              f"not contract {game.contract} (CR-8)")
-    if game.melds and game.contract == 7 and game.opts.deal7_all_at_once:
+    if game.melds and game.contract7_at_once:
         raise ValueError("deal melds are impossible in deal 7 under deal7_all_at_once (CR-17)")
     for s in range(n):
         if game.hsize[s] == 0:
             raise ValueError(f"deal hand of seat {s} is empty")
-        if not game.down[s] and game.hsize[s] != hs:
+        if not game.down[s] and game.hsize[s] != hand_size:
             raise ValueError(f"deal hand of seat {s} has {game.hsize[s]} cards; contract {game.contract} "
-                             f"deals {hs} (CR-7)")
+                             f"deals {hand_size} (CR-7)")
+    for place, cards in listed.items():
+        tally.count(place, cards)
     pile = None
     if "discard" in deal:
-        pile = [parse_card(t, allow_joker=True) for t in _texts(deal["discard"], "'discard'")]
+        pile = tally.take("discard", deal["discard"], allow_string=True)
         if not pile:
             raise ValueError("deal 'discard' is empty: leave the key out to turn up the stock's top card")
-        for c in pile:
-            used[c] += 1
-    full = [game.opts.decks] * 52 + [game.num_jokers]
     if "stock" in deal:
-        stock_top_first = [parse_card(t, allow_joker=True) for t in _texts(deal["stock"], "'stock'")]
-        for c in stock_top_first:
-            used[c] += 1
-        if used != full:
-            raise ValueError("deal cards (hands, stock, discard, meld pieces) are not exactly the pack: "
-                             + _pack_diff(used, full))
-        stock = stock_top_first[::-1]
+        stock = tally.take("stock", deal["stock"], allow_string=True)[::-1]
+        tally.check_all_listed("'stock' is given")
     else:
-        if any(u > f for u, f in zip(used, full)):
-            raise ValueError("deal cards are not a part of the pack: " + _pack_diff(used, full))
-        rest = [c for c in range(53) for _ in range(full[c] - used[c])]
+        rest = tally.unlisted()
         stock = [rest[i] for i in game.rng.permutation(len(rest))]
     if pile is None:
         if not stock:
@@ -194,33 +152,15 @@ def set_up_deal(game, deal: dict) -> None:
         raise ValueError("deal has an empty stock and a one-card discard pile (CR-33)")
     game.pile = pile
     game.stock = stock
-    game.current_player = seat("to_play", (game.dealer + 1) % n)
+    game.current_player = check_int("deal: 'to_play'", deal.get("to_play", (game.dealer + 1) % n), 0, n - 1,
+                                    what="a seat")
     scores = deal.get("scores", [0] * n)
-    if not isinstance(scores, (list, tuple)) or len(scores) != n or not all(
-            isinstance(x, int) and not isinstance(x, bool) for x in scores):
+    if not isinstance(scores, (list, tuple)) or len(scores) != n:
         raise ValueError(f"deal 'scores' must be {n} ints, got {scores!r}")
-    game.scores = list(scores)
-    turns = deal.get("turns", 0)
-    if not isinstance(turns, int) or isinstance(turns, bool) or not 0 <= turns < game.opts.max_turns_per_deal:
-        raise ValueError(f"deal 'turns' must be 0..{game.opts.max_turns_per_deal - 1}, got {turns!r}")
-    game.turns = turns
+    game.scores = [check_int(f"deal: 'scores'[{s}]", x) for s, x in enumerate(scores)]
+    game.turns = check_int("deal: 'turns'", deal.get("turns", 0), 0, opts.max_turns_per_deal - 1)
     game.known = [[0] * 53 for _ in range(n)]
     game.from_new_stock = None
     game._reset_turn()
     game._rebuild_buffers()
     game._state_changed()
-
-
-def _texts(v, where: str) -> list:
-    """Card or piece texts of a deal value: a list of strings, or one string of words."""
-    if isinstance(v, str):
-        return v.split()
-    if not isinstance(v, (list, tuple)) or not all(isinstance(t, str) for t in v):
-        raise ValueError(f"deal {where} must be a list of card texts, got {v!r}")
-    return list(v)
-
-
-def _pack_diff(used: list, full: list) -> str:
-    extra = [f"{CARD_TEXT[c]} x{u - f}" for c, (u, f) in enumerate(zip(used, full)) if u > f]
-    missing = [f"{CARD_TEXT[c]} x{f - u}" for c, (u, f) in enumerate(zip(used, full)) if u < f]
-    return f"too many: {' '.join(extra) or '-'}; missing: {' '.join(missing) or '-'}"
