@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...actions import check_action_id
 from ...cards import ACE_FIFTEEN_POINTS, CARD_TEXT, JOKER, NUM_CARDS
 from ...melds import piece_text
 from ...rng import copy_rng, fresh_rng
 from .board import LAYOUTS, NEIGHBOURS, NSQ, SQUARE_TEXT, board_groups, score_play
-from .catalogue import ACTION_TEXT, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0, text_to_action
+from .catalogue import ACTIONS, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0
 from .observation import board_block, write_observation
 from .options import RACK_SIZE, Options, read_deal
 from .returned import ReturnedTiles, add_returned, deal_unseen, note_draw, note_placement
@@ -388,10 +387,10 @@ class GinnyOGame:
     # ---------------------------------------------------------------- text
     def action_to_text(self, action: int) -> str:
         """Canonical text of action id ``action``; ``ValueError`` for anything but an id 0..23508."""
-        return ACTION_TEXT[check_action_id(action, NUM_ACTIONS)]
+        return ACTIONS.action_to_text(action)
 
     def text_to_action(self, text: str) -> int:
-        return text_to_action(text)
+        return ACTIONS.text_to_action(text)
 
     # ---------------------------------------------------------------- copies
     def clone(self) -> "GinnyOGame":

@@ -6,17 +6,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...cards import CARD_TEXT, JOKER, NUM_CARDS, parse_card
+from ...cards import JOKER, NUM_CARDS, make_pack
 from ...melds import parse_piece
+from ...validate import PackTally, check_deal_keys, check_fields, check_int, check_list, int_list
 from .board import LAYOUTS, NSQ, SQUARE_TEXT, board_groups, square_of
 
 RACK_SIZE = 7
 """Tiles on a rack between turns while the box lasts (GO-8, GO-12)."""
 DEAL_KEYS = frozenset({"hands", "stock", "board", "scores", "first", "dealer", "discard"})
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+REWARD_MODES = ("rank", "score_diff")
 
 
 @dataclass(frozen=True)
@@ -34,23 +32,12 @@ class Options:
     reward_mode: str = "rank"
 
     def __post_init__(self):
-        if not _is_int(self.num_players) or not 2 <= self.num_players <= 4:
-            raise ValueError(f"num_players must be 2-4, got {self.num_players!r}")
-        if self.num_sets is not None and (not _is_int(self.num_sets) or self.num_sets not in (1, 2)):
-            raise ValueError(f"num_sets must be None, 1 or 2, got {self.num_sets!r}")
-        if not _is_int(self.jokers_per_set) or not 0 <= self.jokers_per_set <= 4:
-            raise ValueError(f"jokers_per_set must be 0-4, got {self.jokers_per_set!r}")
-        if self.board_layout not in LAYOUTS:
-            raise ValueError(f"board_layout must be one of {sorted(LAYOUTS)}, got {self.board_layout!r}")
-        for name in ("descending_runs", "reshuffle_on_return"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        if not _is_int(self.stall_rounds) or self.stall_rounds < 1:
-            raise ValueError(f"stall_rounds must be an int >= 1, got {self.stall_rounds!r}")
-        if not _is_int(self.max_turns) or self.max_turns < 0:
-            raise ValueError(f"max_turns must be an int >= 0, got {self.max_turns!r}")
-        if self.reward_mode not in ("rank", "score_diff"):
-            raise ValueError(f"reward_mode must be 'rank' or 'score_diff', got {self.reward_mode!r}")
+        check_fields(self, ints={"num_players": (2, 4), "jokers_per_set": (0, 4), "stall_rounds": (1, None),
+                                 "max_turns": (0, None)},
+                     bools=("descending_runs", "reshuffle_on_return"),
+                     choices={"board_layout": tuple(LAYOUTS), "reward_mode": REWARD_MODES})
+        if self.num_sets is not None:
+            object.__setattr__(self, "num_sets", check_int("num_sets", self.num_sets, 1, 2))
 
     @property
     def sets(self) -> int:
@@ -79,50 +66,20 @@ class Deal(NamedTuple):
     first: int
 
 
-def _tile_texts(value, where: str) -> list:
-    """Tile texts of a deal value: a list of strings, or one string of words."""
-    if isinstance(value, str):
-        return value.split()
-    if not isinstance(value, (list, tuple)) or not all(isinstance(t, str) for t in value):
-        raise ValueError(f"deal {where} must be a list of tile texts, got {value!r}")
-    return list(value)
-
-
 def read_deal(options: Options, deal: dict, rng: np.random.Generator) -> Deal:
     """The position a scenario deal describes (ginny_o.md "Scenario set-up"); the box, when not
     given, is the rest of the tiles shuffled by ``rng``, and so is the first seat. ``ValueError``
     naming any problem."""
-    if not isinstance(deal, dict):
-        raise ValueError(f"deal must be a dict, got {type(deal).__name__}")
-    unknown = set(deal) - DEAL_KEYS
-    if unknown:
-        raise ValueError(f"unknown deal key(s) {sorted(unknown)}: expected {sorted(DEAL_KEYS)}")
+    check_deal_keys(deal, DEAL_KEYS)
     n = options.num_players
     if "discard" in deal and (not isinstance(deal["discard"], (list, tuple)) or deal["discard"]):
         raise ValueError(f"deal 'discard' must be absent or empty: Ginny-O has no discard pile, "
                          f"got {deal['discard']!r}")
     if "first" in deal and "dealer" in deal:
         raise ValueError("deal gives both 'first' and 'dealer': give one")
-    limits = options.tile_limits()
-    used = [0] * (NUM_CARDS + 1)
-
-    def use(tile, where):
-        used[tile] += 1
-        if used[tile] > limits[tile]:
-            raise ValueError(f"tile {CARD_TEXT[tile]} used more often than the sets hold "
-                             f"({limits[tile]}), at {where}")
-
-    def read_tile(text, where):
-        try:
-            return parse_card(text, allow_joker=True)
-        except ValueError:
-            raise ValueError(f"bad tile {text!r} in {where}") from None
-
+    tally = PackTally(make_pack(options.sets, options.sets * options.jokers_per_set))
     board = [-1] * NSQ
-    entries = deal.get("board", [])
-    if not isinstance(entries, (list, tuple)):
-        raise ValueError(f"deal 'board' must be a list of '<square> <tile>' entries, got {entries!r}")
-    for entry in entries:
+    for entry in check_list("deal 'board' (of '<square> <tile>' entries)", deal.get("board", [])):
         if not isinstance(entry, str) or len(entry.split()) != 2:
             raise ValueError(f"bad board entry {entry!r}: expected '<square> <tile>', e.g. 'H8 JK=6H'")
         square_text, piece_word = entry.split()
@@ -134,48 +91,30 @@ def read_deal(options: Options, deal: dict, rng: np.random.Generator) -> Deal:
         if board[q] >= 0:
             raise ValueError(f"two tiles on square {SQUARE_TEXT[q]}")
         board[q] = piece
-        use(JOKER if piece >= NUM_CARDS else piece, f"board {entry!r}")
+        tally.count(f"board {entry!r}", [JOKER if piece >= NUM_CARDS else piece])
     group, group_start = board_groups(board, LAYOUTS[options.board_layout], options.descending_runs)
-    hands = deal.get("hands")
-    if hands is None:
-        raise ValueError("deal needs 'hands': one list of tile texts per seat")
-    if not isinstance(hands, (list, tuple)) or len(hands) != n:
-        raise ValueError(f"deal 'hands' must hold {n} racks, one per seat")
     racks = [[0] * (NUM_CARDS + 1) for _ in range(n)]
-    for s, hand in enumerate(hands):
-        hand = _tile_texts(hand, f"'hands' of seat {s}")
-        if len(hand) > RACK_SIZE:
-            raise ValueError(f"rack of seat {s} holds {len(hand)} tiles: at most {RACK_SIZE}")
-        for text in hand:
-            tile = read_tile(text, f"hand {s}")
-            use(tile, f"hand {s}")
-            racks[s][tile] += 1
+    for s, hand in enumerate(check_list("deal 'hands' (one rack per seat)", deal.get("hands"), n)):
+        if isinstance(hand, str):
+            hand = hand.split()
+        hand = check_list(f"deal 'hands': the rack of seat {s} (tile texts)", hand, longest=RACK_SIZE)
+        for t in tally.take(f"hand {s}", hand):
+            racks[s][t] += 1
     if "stock" in deal:
-        box = []
-        for text in _tile_texts(deal["stock"], "'stock'"):
-            tile = read_tile(text, "stock")
-            use(tile, "stock")
-            box.append(tile)
+        box = tally.take("stock", deal["stock"], allow_string=True)
     else:
-        box = [t for t in range(NUM_CARDS + 1) for _ in range(limits[t] - used[t])]
+        box = tally.unlisted()
         rng.shuffle(box)
     if box:
         for s in range(n):
             if sum(racks[s]) != RACK_SIZE:
                 raise ValueError(f"rack of seat {s} holds {sum(racks[s])} tiles: "
                                  f"exactly {RACK_SIZE} while the box is not empty (GO-12)")
-    scores = None
-    if "scores" in deal:
-        scores = deal["scores"]
-        if not isinstance(scores, (list, tuple)) or len(scores) != n or not all(map(_is_int, scores)):
-            raise ValueError(f"deal 'scores' must be {n} ints, got {scores!r}")
-        scores = [int(x) for x in scores]
+    scores = int_list("deal 'scores'", deal["scores"], n) if "scores" in deal else None
     if "first" in deal or "dealer" in deal:
         key = "first" if "first" in deal else "dealer"
-        seat = deal[key]
-        if not _is_int(seat) or not 0 <= seat < n:
-            raise ValueError(f"bad seat {seat!r} for deal {key!r}: expected 0..{n - 1}")
-        first = int(seat) if key == "first" else (int(seat) + 1) % n
+        seat = check_int(f"deal {key!r}", deal[key], 0, n - 1, what="a seat")
+        first = seat if key == "first" else (seat + 1) % n
     else:
         first = int(rng.integers(n))
     return Deal(board, group, group_start, racks, box, scores, first)

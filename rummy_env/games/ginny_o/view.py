@@ -7,7 +7,7 @@ import numpy as np
 from ...cards import CARD_TEXT
 from ...melds import piece_text
 from .board import LAYOUTS, SIZE, SQUARE_TEXT, board_lines
-from .catalogue import ACTION_TEXT
+from .catalogue import ACTIONS
 
 PREMIUM_ROWS = {name: tuple("".join(layout[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
                 for name, layout in LAYOUTS.items()}
@@ -34,7 +34,8 @@ def view(game, seat: int, committed: tuple) -> dict:
     hand = [CARD_TEXT[t] for t in range(53) for _ in range(rack[t])]
     acting = seat == game.current_player and not game.done
     if acting:
-        legal = [ACTION_TEXT[a] for a in game.legal_mask().view(np.bool_).nonzero()[0].tolist()]
+        texts = ACTIONS.texts
+        legal = [texts[a] for a in game.legal_mask().view(np.bool_).nonzero()[0].tolist()]
     else:
         legal = []
     rows, lines, groups = committed
