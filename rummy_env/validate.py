@@ -8,8 +8,10 @@ Options (a frozen dataclass per game) check and normalise their fields in ``__po
                      bools=("ace_high",), choices={"reward_mode": REWARD_MODES})
 
 Deals (``reset(options={"deal": ...})``) check their keys with :func:`check_deal_keys`, numbers
-with :func:`check_int` (``what="a seat"`` for a seat), and cards with a :class:`PackTally`, which
-reads card lists and refuses a card listed more often than the pack holds it::
+with :func:`check_int` (``what="a seat"`` for a seat), lists with :func:`check_list` and
+:func:`int_list`, dicts inside them with :func:`check_record`, and cards with a
+:class:`PackTally`, which reads card lists and refuses a card listed more often than the pack
+holds it::
 
     tally = PackTally(make_pack())
     hand = tally.take("hands[0]", deal["hands"][0])     # card ids; ValueError naming 'hands[0]'
@@ -75,6 +77,33 @@ def check_deal_keys(deal, keys: Iterable[str]) -> dict:
     if unknown:
         raise ValueError(f"unknown deal key(s) {sorted(unknown, key=str)}; known: {sorted(keys)}")
     return deal
+
+
+def check_list(name: str, value, length: int | None = None, longest: int | None = None) -> list:
+    """``value`` as a list if it is a list or tuple (of exactly ``length`` or at most ``longest``
+    items where given); ``ValueError`` naming ``name`` otherwise."""
+    if (not isinstance(value, (list, tuple)) or (length is not None and len(value) != length)
+            or (longest is not None and len(value) > longest)):
+        size = f" of {length} items" if length is not None else (
+            f" of at most {longest} items" if longest is not None else "")
+        raise ValueError(f"{name} must be a list{size}, got {value!r}")
+    return list(value)
+
+
+def int_list(name: str, value, length: int | None = None, lo: int | None = None, hi: int | None = None,
+             what: str = "an int") -> list[int]:
+    """A list (:func:`check_list`) of integers ``lo..hi`` (:func:`check_int`), as Python ints."""
+    return [check_int(f"{name}[{i}]", v, lo, hi, what) for i, v in enumerate(check_list(name, value, length))]
+
+
+def check_record(name: str, value, keys: Iterable[str], required: Iterable[str] = ()) -> dict:
+    """``value`` if it is a dict whose keys are among ``keys`` and include ``required`` (a meld
+    of a deal, say); ``ValueError`` naming ``name`` otherwise."""
+    keys, required = list(keys), list(required)
+    if not isinstance(value, dict) or set(value) - set(keys) or set(required) - set(value):
+        raise ValueError(f"{name} must be a dict with keys among {keys}, {' and '.join(map(repr, required))} "
+                         f"required, got {value!r}")
+    return value
 
 
 def card_list(name: str, value, allow_joker: bool = False, allow_string: bool = False) -> list[int]:

@@ -9,7 +9,7 @@ import pytest
 
 from rummy_env.cards import JOKER, make_pack, parse_cards
 from rummy_env.validate import (PackTally, card_list, check_bool, check_choice, check_deal_keys, check_fields,
-                                check_int, is_int)
+                                check_int, check_list, check_record, int_list, is_int)
 
 
 def test_ints_are_integers_not_bools_nor_floats():
@@ -66,6 +66,26 @@ def test_deal_keys():
         check_deal_keys({"hands": [], "bogus": 1}, ("hands", "stock"))
     with pytest.raises(ValueError, match="deal must be a dict, got list"):
         check_deal_keys([], ("hands",))
+
+
+def test_lists_int_lists_and_records():
+    assert check_list("deal melds", ({"cards": []},)) == [{"cards": []}]
+    for bad, length, longest, message in (("ab", None, None, "deal x must be a list, got 'ab'"),
+                                          ([1], 2, None, r"deal x must be a list of 2 items, got \[1\]"),
+                                          ([1, 2, 3], None, 2, "deal x must be a list of at most 2 items")):
+        with pytest.raises(ValueError, match=message):
+            check_list("deal x", bad, length, longest)
+    assert int_list("deal chips", (np.int8(-3), 4), 2) == [-3, 4]
+    with pytest.raises(ValueError, match=r"deal scores\[1\] must be an int >= 0, got -1"):
+        int_list("deal scores", [0, -1], 2, lo=0)
+    with pytest.raises(ValueError, match=r"deal blocked\[0\] must be a seat 0..2, got True"):
+        int_list("deal blocked", [True], lo=0, hi=2, what="a seat")
+    meld = {"cards": ["7H"], "owner": 0}
+    assert check_record("deal melds[0]", meld, ("owner", "cards", "secret"), required=("cards",)) is meld
+    for bad in ({"owner": 0}, {"cards": [], "colour": 1}, ["7H"], None):
+        with pytest.raises(ValueError, match=r"deal melds\[0\] must be a dict with keys among \['owner', 'cards'\], "
+                                             r"'cards' required"):
+            check_record("deal melds[0]", bad, ("owner", "cards"), required=("cards",))
 
 
 def test_card_lists_are_lists_of_ascii_card_texts():

@@ -45,7 +45,7 @@ from ..layout import ObservationLayout
 from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
 from ..rng import copy_rng, fresh_rng
-from ..validate import PackTally, check_deal_keys, check_fields, check_int
+from ..validate import PackTally, check_deal_keys, check_fields, check_int, check_list, check_record, int_list
 
 # -- action catalogue (rummy.md "Action ids") ----------------------------------------------------
 NUM_MELD_SLOTS = 17
@@ -295,22 +295,17 @@ class RummyGame:
             return check_int(f"deal: {name}", value, 0, n - 1, what="a seat")
 
         self._new_round_state()
-        hands_in = deal.get("hands")
-        if not isinstance(hands_in, (list, tuple)) or len(hands_in) != n:
-            raise ValueError(f"deal: 'hands' must list {n} hands (one per seat), got {hands_in!r}")
+        hands_in = check_list("deal: 'hands' (one hand per seat)", deal.get("hands"), n)
         hand_cards = [tally.take(f"hand {p}", h) for p, h in enumerate(hands_in)]
         for p, h in enumerate(hand_cards):
             if not h:
                 raise ValueError(f"deal: hand {p} is empty")
             if len(h) > k:
                 raise ValueError(f"deal: hand {p} has {len(h)} cards, more than k = {k} (RM-3)")
-        melds_in = deal.get("melds", [])
-        if not isinstance(melds_in, (list, tuple)):
-            raise ValueError(f"deal: 'melds' must be a list, got {melds_in!r}")
+        melds_in = check_list("deal: 'melds'", deal.get("melds", []))
         front = [0] * n
         for i, md in enumerate(melds_in):
-            if not isinstance(md, dict) or set(md) - {"owner", "cards", "layoffs"} or "cards" not in md:
-                raise ValueError(f"deal: meld {i} must be {{'owner', 'cards', 'layoffs'}}, got {md!r}")
+            check_record(f"deal: meld {i}", md, ("owner", "cards", "layoffs"), required=("cards",))
             owner = seat(md.get("owner"), f"meld {i} owner")
             mc = tally.take(f"meld {i}", md["cards"])
             shape = classify(mc, opts.ace_high)
@@ -362,10 +357,7 @@ class RummyGame:
             if not stock_top_first:
                 raise ValueError("deal: the discard pile is empty (no stock card to turn up)")
             discard = [stock_top_first.pop(0)]
-        scores = deal.get("scores", [0] * n)
-        if not isinstance(scores, (list, tuple)) or len(scores) != n:
-            raise ValueError(f"deal: 'scores' must be {n} ints >= 0, got {scores!r}")
-        scores = [check_int(f"deal: 'scores'[{p}]", s, 0) for p, s in enumerate(scores)]
+        scores = int_list("deal: 'scores'", deal.get("scores", [0] * n), n, lo=0)
         if opts.target_score > 0 and max(scores) >= opts.target_score:
             raise ValueError(f"deal: a total {max(scores)} already reaches target_score {opts.target_score}")
         rounds = check_int("deal: 'rounds_played'", deal.get("rounds_played", 0), 0, opts.max_rounds - 1)

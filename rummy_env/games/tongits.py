@@ -40,7 +40,8 @@ from ..cards import (BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, cards_
 from ..layout import ObservationLayout
 from ..melds import SET_SUIT_CHOICES, classify, standard_catalogue, catalogue_masks
 from ..rng import copy_rng, fresh_rng
-from ..validate import PackTally, check_bool, check_deal_keys, check_fields, check_int
+from ..validate import (PackTally, check_bool, check_deal_keys, check_fields, check_int, check_list, check_record,
+                        int_list)
 
 NUM_PLAYERS = 3
 MAX_MELDS = 17
@@ -337,9 +338,7 @@ class TongitsGame:
                 raise ValueError(f"deal without 'hands' cannot set {extra}")
             hands_in = None
         else:
-            hands_in = deal["hands"]
-            if not isinstance(hands_in, (list, tuple)) or len(hands_in) != NUM_PLAYERS:
-                raise ValueError(f"deal hands must be a list of three card lists, got {hands_in!r}")
+            hands_in = check_list("deal hands (three card lists)", deal["hands"], NUM_PLAYERS)
         if hands_in is None:   # a fresh deal (TG-3) by the given dealer
             perm = self.rng.permutation(NUM_CARDS).tolist()
             hands_in = [[], [], []]
@@ -348,12 +347,9 @@ class TongitsGame:
         hand_cards = [tally.take(f"hands[{i}]", h) for i, h in enumerate(hands_in)]
         discard = tally.take("discard", deal.get("discard", []))
         melds = []
-        melds_in = deal.get("melds", [])
-        if not isinstance(melds_in, (list, tuple)) or len(melds_in) > MAX_MELDS:
-            raise ValueError(f"deal melds must be a list of at most {MAX_MELDS} melds")
+        melds_in = check_list("deal melds", deal.get("melds", []), longest=MAX_MELDS)
         for i, m in enumerate(melds_in):
-            if not isinstance(m, dict) or set(m) - {"owner", "cards", "secret"} or "cards" not in m:
-                raise ValueError(f"deal melds[{i}] must be a dict with 'owner', 'cards' and 'secret'")
+            check_record(f"deal melds[{i}]", m, ("owner", "cards", "secret"), required=("cards",))
             owner = seat_of(f"melds[{i}] owner", m.get("owner"))
             secret = check_bool(f"deal melds[{i}] secret", m.get("secret", False))
             cards = tally.take(f"melds[{i}]", m["cards"])
@@ -386,14 +382,8 @@ class TongitsGame:
                 raise ValueError(f"deal hands[{sizes.index(0)}] is empty")
             if phase == "draw" and not stock:
                 raise ValueError("deal phase 'draw' with an empty stock")
-        blocked_in = deal.get("blocked", [])
-        if not isinstance(blocked_in, (list, tuple)):
-            raise ValueError("deal blocked must be a list of seats")
-        blocked = [seat_of("blocked", b) for b in blocked_in]
-        chips = deal.get("chips", [0, 0, 0])
-        if not isinstance(chips, (list, tuple)) or len(chips) != 3:
-            raise ValueError(f"deal chips must be three ints, got {chips!r}")
-        chips = [check_int(f"deal chips[{q}]", x) for q, x in enumerate(chips)]
+        blocked = int_list("deal blocked", deal.get("blocked", []), lo=0, hi=NUM_PLAYERS - 1, what="a seat")
+        chips = int_list("deal chips", deal.get("chips", [0, 0, 0]), NUM_PLAYERS)
         hand_index = check_int("deal hand_index", deal.get("hand_index", 0), 0, self.options.hands_per_match - 1)
         self._reset_hand_state(dealer)
         self.turn = self.current_player = turn
