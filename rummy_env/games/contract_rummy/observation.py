@@ -86,16 +86,11 @@ class ObservationBuffers:
         self._public_view = memoryview(self.public_obs)
         """Seat-independent slices of the observation (pile and table; the owner slots of the
         melds stay 0 here)."""
-        self._obs = np.zeros((n, self.obs_size), dtype=np.float32)
-        """Each seat's observation, brought up to date slice by slice when it is asked for."""
-        self._obs_views = [memoryview(o) for o in self._obs]
         self._hand_views = [memoryview(h) for h in self.hand_np]
         self._known_views = [memoryview(k) for k in self.known_np]
         self._pile_view = memoryview(self.pile_np)
         """memoryviews of the arrays above: item and slice writes through them are cheaper."""
-        self._seen = [[-1] * 8 for _ in range(n)]
-        """Per seat: the versions (hand, pile, table, pick-ups, seldom) its buffer shows, then the
-        indices of its must-use, banned and phase ones (-1: none)."""
+        self._new_seat_buffers()
         self._hand_version = [0] * n
         self._pile_version = self._known_version = self._seldom_version = self._table_version = 0
         self._public_pile_version = -1
@@ -142,8 +137,20 @@ class ObservationBuffers:
         public[o_melds:o_melds + self.M * slot].reshape(self.M, slot)[:, :MELD_FEATURES] = features
         self._table_version += 1
 
+    def _new_seat_buffers(self) -> None:
+        """Empty observation buffers of every seat, written whole when first asked for (a copy of
+        the game starts without them: search rarely observes its copies)."""
+        self._obs = np.zeros((self.num_players, self.obs_size), dtype=np.float32)
+        """Each seat's observation, brought up to date slice by slice when it is asked for."""
+        self._obs_views = [memoryview(o) for o in self._obs]
+        self._seen = [[-1] * 8 for _ in range(self.num_players)]
+        """Per seat: the versions (hand, pile, table, pick-ups, seldom) its buffer shows, then the
+        indices of its must-use, banned and phase ones (-1: none)."""
+
     def observation(self, seat: int) -> np.ndarray:
         """float32 vector (layout in ``contract_rummy_v0``) of what ``seat`` may know."""
+        if self._obs is None:
+            self._new_seat_buffers()
         self._bring_up_to_date(seat)
         return self._obs[seat].copy()
 

@@ -39,7 +39,6 @@ class Serialisation:
         g._hand_version = self._hand_version[:]
         g.hands = [row[:] for row in self.hands]
         g.known = [row[:] for row in self.known]
-        g._seen = [row[:] for row in self._seen]
         if self.from_new_stock is not None:
             g.from_new_stock = [row[:] for row in self.from_new_stock]
         g.melds = [[m[0][:], m[1], m[2], m[3], m[4][:]] for m in self.melds]
@@ -48,8 +47,7 @@ class Serialisation:
         g.pile_np = self.pile_np.copy()
         g.public_obs = self.public_obs.copy()
         g._public_view = memoryview(g.public_obs)
-        g._obs = self._obs.copy()
-        g._obs_views = [memoryview(o) for o in g._obs]
+        g._obs = g._obs_views = g._seen = None   # the seats' buffers: written again when asked for
         g._hand_views = [memoryview(h) for h in g.hand_np]
         g._known_views = [memoryview(k) for k in g.known_np]
         g._pile_view = memoryview(g.pile_np)
