@@ -477,14 +477,15 @@ def train(args: Args) -> Trainer:
 
 def benchmark_selfplay(args: Args) -> dict:
     """Self-play rollout throughput: every seat of ``num_envs`` games played by one untrained policy
-    (batched inference on the CPU), env steps per second over ``args.benchmark`` seconds."""
+    (batched inference on the CPU), env steps per second over ``args.benchmark`` seconds, and per
+    second of this process's CPU time (what one core gives when other jobs share the machine)."""
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     vg = VectorGames(args.game, args.num_envs, args.seed, **parse_env_options(args.opt))
     net = policy_for_game(args.game, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels)
     generator = torch.Generator().manual_seed(args.seed)
     policy_s, steps, episodes = 0.0, 0, 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < args.benchmark:
         obs, mask, _ = vg.observe()
         t = time.perf_counter()
@@ -492,9 +493,10 @@ def benchmark_selfplay(args: Args) -> dict:
         policy_s += time.perf_counter() - t
         episodes += int(vg.step(actions).done.sum())
         steps += vg.num_envs
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     return {"game": args.game, "num_envs": vg.num_envs, "obs_size": vg.obs_size, "num_actions": vg.num_actions,
-            "steps_per_s": round(steps / seconds), "policy_share": round(policy_s / seconds, 2),
+            "steps_per_s": round(steps / seconds), "steps_per_cpu_s": round(steps / cpu_seconds),
+            "policy_share": round(policy_s / seconds, 2),
             "episodes": episodes, "steps": steps, "seconds": round(seconds, 1),
             "load_average_1min": round(os.getloadavg()[0], 2)}
 

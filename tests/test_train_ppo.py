@@ -436,3 +436,26 @@ def test_choose_samples_the_masked_distribution_and_scores_it_exactly():
     assert (dist.probs[:2] > 0.05).sum() >= 4  # not a near-deterministic policy: the test can fail
     greedy = net.act(obs[:2].numpy(), mask[:2].numpy(), greedy=True)
     assert greedy.tolist() == masked_logits(logits[:2], mask[:2]).argmax(1).tolist()
+
+
+def test_sparse_features_equal_features_and_follow_weight_updates():
+    """The acting path's first layer reads only the nonzero observation columns from a transposed
+    copy of the weight: equal to the dense features, also after an optimizer step changes the
+    weight (the copy is remade) and after a pickle round trip (the copy is not pickled)."""
+    import pickle
+    from rummy_env.vector import VectorGames
+    torch.manual_seed(0)
+    vg = VectorGames("tongits", 16, 0)
+    obs = torch.from_numpy(vg.observe()[0])
+    net = PolicyNet(vg.obs_size, vg.num_actions, (32, 16), obs_log1p=True)
+    with torch.no_grad():
+        torch.testing.assert_close(net.sparse_features(obs), net.features(obs), rtol=0, atol=1e-5)
+    assert (obs == 0).all(0).any(), "every column is used: the test is void"
+    optimizer = torch.optim.SGD(net.parameters(), lr=1.0)
+    net.features(obs).sum().backward()
+    optimizer.step()
+    with torch.no_grad():
+        torch.testing.assert_close(net.sparse_features(obs), net.features(obs), rtol=0, atol=1e-5)
+        copy = pickle.loads(pickle.dumps(net))
+        assert copy._input_rows is None
+        torch.testing.assert_close(copy.sparse_features(obs), net.features(obs), rtol=0, atol=1e-5)
