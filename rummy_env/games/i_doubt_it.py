@@ -52,6 +52,8 @@ REWARD_MODES = ("winner", "rank")
 AFTER_PICKUP = ("next", "taker")
 MAX_EVENTS = 20
 _CARD_IDS = range(NUM_CARDS)
+_RANK_OF = tuple(c % 13 for c in _CARD_IDS)
+"""The rank index of every card id (DI-5: suits never matter), for :meth:`IDoubtItGame.determinize`."""
 
 # ---------------------------------------------------------------------------------------------
 # Observation layout (documented part by part in ``i_doubt_it_v0``). The engine keeps one absolute
@@ -939,65 +941,69 @@ class IDoubtItGame:
         pile, owner = self.pile, self.pile_owner
         pending = self.pending if self.phase == DOUBT_PHASE else -1
         played = len(pile) - self.pending_k if pending >= 0 else len(pile)
-        fixed = {}
+        second_copies = self.options.num_decks > 1
+        rank_of = _RANK_OF
+        dealt = []   # (seat, the cards it keeps, how many it gets from the pool)
         pool = []
         for s in range(n):
             if s == seat:
                 continue
-            need = list(self.pending_known if s == pending else self.known[s])
             counts = self.hand_cards[s]
+            if not (self.known_total[s] or s == pending or second_copies):   # the whole hand is unseen
+                pool.extend(itertools.compress(_CARD_IDS, counts))
+                dealt.append((s, [], self.hand_size[s]))
+                continue
             region = list(itertools.compress(_CARD_IDS, counts))
-            if self.options.num_decks > 1:   # second copies
+            if second_copies:
                 region += [c for c in region if counts[c] > 1]
             if s == pending:
                 region += pile[played:]
+            need = (self.pending_known if s == pending else self.known[s])[:]
             keep = []
-            if self.known_total[s] or s == pending:
-                for c in region:
-                    if need[c % 13]:
-                        need[c % 13] -= 1
-                        keep.append(c)
-                    else:
-                        pool.append(c)
-            else:
-                pool += region
-            fixed[s] = keep
-        loose = [i for i in range(played) if owner[i] != seat]
+            for c in region:
+                r = rank_of[c]
+                if need[r]:
+                    need[r] -= 1
+                    keep.append(c)
+                else:
+                    pool.append(c)
+            dealt.append((s, keep, len(region) - len(keep)))
+        loose = [i for i, s in enumerate(owner[:played]) if s != seat]
         pool += [pile[i] for i in loose]
-        pool.sort(key=lambda c: c % 13)   # by rank (suits never matter, DI-5): a deal that depends only
-        # on what the seat has seen, not on where the cards are
-        order = rng.permutation(len(pool)).tolist()
+        pool.sort(key=rank_of.__getitem__)   # by rank (suits never matter, DI-5): a deal that depends
+        # only on what the seat has seen, not on where the cards are
+        shuffled = [pool[i] for i in rng.permutation(len(pool)).tolist()]
         pos = 0
         new_pile = g.pile
+        hand_cards, hand_ranks = g.hand_cards, g.hand_ranks
+        for s, keep, free in dealt:
+            cards = keep + shuffled[pos:pos + free]
+            pos += free
+            if s == pending:
+                cards.sort(key=rank_of.__getitem__)   # by rank, as the pool
+                cards = [cards[i] for i in rng.permutation(len(cards)).tolist()]
+                new_pile[played:] = cards[self.hand_size[s]:]
+                del cards[self.hand_size[s]:]
+            counts = [0] * NUM_CARDS
+            ranks = [0] * 13
+            for c in cards:
+                counts[c] += 1
+                ranks[rank_of[c]] += 1
+            hand_cards[s] = counts
+            hand_ranks[s] = ranks
         v = g._vec
         hand0 = _hand0(n)
-        for s, keep in fixed.items():
-            size = self.hand_size[s] + (self.pending_k if s == pending else 0)
-            cards = keep + [pool[i] for i in order[pos:pos + size - len(keep)]]
-            pos += size - len(keep)
-            if s == pending:
-                cards.sort(key=lambda c: c % 13)   # by rank, as the pool
-                cards = [cards[i] for i in rng.permutation(size).tolist()]
-                new_pile[played:] = cards[self.hand_size[s]:]
-                cards = cards[:self.hand_size[s]]
-            hand_cards = [0] * NUM_CARDS
-            hand_ranks = [0] * 13
-            for c in cards:
-                hand_cards[c] += 1
-                hand_ranks[c % 13] += 1
-            g.hand_cards[s] = hand_cards
-            g.hand_ranks[s] = hand_ranks
-        v[hand0:hand0 + 13 * n] = [x for row in g.hand_ranks for x in row]
-        for i, j in zip(loose, order[pos:]):
-            new_pile[i] = pool[j]
+        v[hand0:hand0 + 13 * n] = list(itertools.chain.from_iterable(hand_ranks))
+        for i, c in zip(loose, shuffled[pos:]):
+            new_pile[i] = c
         if any(s >= 0 and s != seat for s in owner):   # other seats' cards in the pile changed
             own0 = _own0(n)
             own_pile = [[0] * 13 for _ in range(n)]
             for c, s in zip(new_pile, owner):
                 if s >= 0:
-                    own_pile[s][c % 13] += 1
+                    own_pile[s][rank_of[c]] += 1
             g.own_pile = own_pile
-            v[own0:own0 + 13 * n] = [x for row in own_pile for x in row]
+            v[own0:own0 + 13 * n] = list(itertools.chain.from_iterable(own_pile))
         g._mask = None
         return g
 
