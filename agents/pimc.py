@@ -68,8 +68,8 @@ class PIMCAgent(Agent):
         self.points = float(points)
         self.env = None
         self.rule_agents: list[Agent] = []
-        self.last_rollouts = 0
-        """Rollouts of the latest decision (0 when it had one legal action)."""
+        self.last_iterations = 0
+        """Rollouts of the latest decision (0 when it had one legal action), as ISMCTS counts iterations."""
         self.last_deviated = False
         """Whether the latest decision left the rule-based move."""
         self.reset(0, None)
@@ -90,7 +90,7 @@ class PIMCAgent(Agent):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         legal = np.flatnonzero(action_mask)
-        self.last_rollouts, self.last_deviated = 0, False
+        self.last_iterations, self.last_deviated = 0, False
         if self.env is None:
             raise ValueError("pimc searches the engine: call agent.bind(raw_env) after env.reset()")
         rule = int(self.rule_agents[self.seat].act(observation, action_mask.copy(), view))
@@ -126,7 +126,7 @@ class PIMCAgent(Agent):
             world = game.determinize(self.seat, self.rng)
             for i, action in enumerate(actions):
                 values[w, i] = self._rollout(world.clone(), action)
-        self.last_rollouts += worlds * len(actions)
+        self.last_iterations += worlds * len(actions)
         return values
 
     def _rollout(self, world, action: int) -> float:

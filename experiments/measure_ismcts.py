@@ -1,8 +1,10 @@
-"""ISMCTS iterations per second per game (issue 16): one agent searches the first decisions with at
-least two legal actions of a few seeded deals (every other seat plays the rule-based agent), on
-each game's scoring unit, and the rate is iterations / search seconds.
+"""ISMCTS iterations (pimc: rollouts) per second per game (issue 16): one agent searches the first
+decisions with at least two legal actions of a few seeded deals (every other seat plays the
+rule-based agent), on each game's scoring unit, and the rate is iterations / search seconds.
 
     python -m rummy_env.experiments.measure_ismcts --out docs/results/search/iterations_per_s.json
+    python -m rummy_env.experiments.measure_ismcts --specs pimc --deals 3 --decisions 10 \
+        --out docs/results/search/pimc_rollouts_per_s.json
 """
 from __future__ import annotations
 
@@ -25,8 +27,10 @@ SCORING_UNITS = {
     "ginny_o": {},
 }
 SPECS = {
-    "rummy": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:rollout=heuristic:bias=3"],
-    "tongits": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:bias=3"],
+    "rummy": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:rollout=heuristic:bias=3",
+              "pimc:16:screen=4"],
+    "tongits": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:bias=3", "pimc:16:screen=4",
+                "pimc:40:screen=8"],
     "contract_rummy": ["ismcts:5", "ismcts:5:bias=1"],
     "i_doubt_it": ["ismcts:5", "ismcts:5:bias=1"],
     "ginny_o": ["ismcts:5"],
@@ -64,12 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=2)
     parser.add_argument("--decisions", type=int, default=3, help="searched decisions per deal")
     parser.add_argument("--out", default="runs/ismcts_iterations_per_s.json")
+    parser.add_argument("--specs", help="comma-separated substrings: measure only the specs containing one")
     args = parser.parse_args(argv)
+    wanted = args.specs.split(",") if args.specs else [""]
     rows = []
     for game, specs in SPECS.items():
-        for spec in specs:
+        for spec in (s for s in specs if any(w in f"{game} {s}" for w in wanted)):
             row = measure(game, spec, args.deals, args.decisions)
             print(f"{game:15s} {spec:36s} {row['iterations_per_s']:8.1f} iterations/s", flush=True)
+            row["iterations_per_decision"] = row["iterations"] / row["decisions"]
             rows.append(row)
     io.write_json(args.out, {"rates": rows, "load_average_1min_at_end": os.getloadavg()[0],
                              "cpu_count": os.cpu_count(), **io.provenance()})
