@@ -28,7 +28,8 @@ Argument kinds: a :class:`Word` is one word (:data:`CARD`, :data:`PIECE`, :data:
 as ``Word(hint, texts, parse)``); a :class:`Combination` is the rest of the text, a catalogue
 entry written element by element and read in any order (a meld, a play of ranks). A segment's
 size is the product of its arguments' sizes; nothing in a catalogue is tabulated per id except
-``texts``, so catalogues of tens of thousands of ids (Ginny-O's places) cost nothing to build.
+``texts`` (built on first use, and only up to ``TEXT_TABLE_LIMIT`` ids by ``action_to_text``), so
+a catalogue costs next to nothing to build.
 """
 from __future__ import annotations
 
@@ -268,6 +269,10 @@ class Segment:
         return self.index(values)
 
 
+TEXT_TABLE_LIMIT = 65_536
+"""Catalogues up to this many actions keep every text in a table once one is asked for."""
+
+
 class Catalogue:
     """A game's action ids: its :class:`Segment` s laid end to end in the given order."""
 
@@ -310,8 +315,12 @@ class Catalogue:
         return segment.name, segment.values(i)
 
     def action_to_text(self, action) -> str:
-        """The canonical text of an action id; ``ValueError`` for anything but an id ``0..size-1``."""
-        segment, i = self._locate(check_action_id(action, self.size))
+        """The canonical text of an action id; ``ValueError`` for anything but an id ``0..size-1``.
+        Read from :attr:`texts` up to ``TEXT_TABLE_LIMIT`` actions, written from the segment above."""
+        action = check_action_id(action, self.size)
+        if self.size <= TEXT_TABLE_LIMIT:
+            return self.texts[action]
+        segment, i = self._locate(action)
         return segment.text(i)
 
     @functools.cached_property
