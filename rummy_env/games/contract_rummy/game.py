@@ -372,34 +372,35 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             if self.down[seat]:
                 return "a seat that is down never melds again this deal (CR-15)"
             i = a - self.A_MELD
-            h = self.hands[seat]
+            hand = self.hands[seat]
             need = {}
             for c in self.catalogue.naturals[i]:
                 need[c] = need.get(c, 0) + 1
-            if any(h[c] < k for c, k in need.items()) or h[52] < self.catalogue.jokers_in[i]:
+            if any(hand[c] < copies for c, copies in need.items()) or hand[52] < self.catalogue.jokers_in[i]:
                 return "the meld's cards are not in hand (CR-16)"
-            return "the rest of the contract could not be laid after it, or it is not in the contract (CR-8, CR-9, CR-16, CR-17, CR-28)"
+            return ("the rest of the contract could not be laid after it, or it is not in the contract "
+                    "(CR-8, CR-9, CR-16, CR-17, CR-28)")
         if not self.down[seat]:
             return "only a seat that is down may lay off or swap (CR-15, CR-18)"
         if a < self.A_SWAP:
-            k, p = divmod(a - self.A_LAY, 104)
-            if k >= len(self.melds):
-                return f"there is no meld @{k}"
+            slot, piece = divmod(a - self.A_LAY, 104)
+            if slot >= len(self.melds):
+                return f"there is no meld @{slot}"
             if self.went_down and self.contract7_at_once:
                 return "after laying contract 7 only the discard is left (CR-17)"
-            h = self.hands[seat]
-            if (h[52] if p >= NUM_CARDS else h[p]) == 0:
-                return f"{ml.piece_text(p)} is not in hand"
-            if p % 52 not in self.melds[k][3] and not (p >= NUM_CARDS and p - NUM_CARDS in self.melds[k][3]):
-                return f"{ml.piece_text(p)} does not fit @{k} (CR-18, CR-19, CR-24)"
+            hand = self.hands[seat]
+            if (hand[52] if piece >= NUM_CARDS else hand[piece]) == 0:
+                return f"{ml.piece_text(piece)} is not in hand"
+            if piece % NUM_CARDS not in self.melds[slot][3]:   # the card the piece is or stands for
+                return f"{ml.piece_text(piece)} does not fit @{slot} (CR-18, CR-19, CR-24)"
             return "it would leave only cards of the banned text (CR-28)"
-        k, c = divmod(a - self.A_SWAP, 52)
+        slot, c = divmod(a - self.A_SWAP, 52)
         if not self.opts.joker_swap:
             return "joker_swap is off (CR-22)"
         if self.went_down:
             return "a seat may swap only if it was down before this turn (CR-22)"
-        if k >= len(self.melds) or c not in self.melds[k][4]:
-            return f"@{k} holds no swappable JK={CARD_TEXT[c]} (CR-22, CR-24)"
+        if slot >= len(self.melds) or c not in self.melds[slot][4]:
+            return f"@{slot} holds no swappable JK={CARD_TEXT[c]} (CR-22, CR-24)"
         if not self.hands[seat][c]:
             return f"{CARD_TEXT[c]} is not in hand"
         return "the freed joker could not then be laid off (CR-23, CR-28)"

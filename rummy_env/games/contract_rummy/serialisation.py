@@ -65,10 +65,11 @@ class Serialisation:
         reshuffle while the hand has such a copy, exact with one deck and at most one joker; after
         a second reshuffle, the first one's cards count as older ones). So the unseen cards of the
         new stock are shuffled over the stock and those slots, the other unseen cards over the
-        rest. The unseen cards are found once per position and seat (``_unseen``). When another seat is to act with a must-use card or a
-        freed joker to place (CR-12, CR-23), which its take or swap showed it can, deals in which
-        it has no legal action are rejected and drawn again. The copy's generator is drawn from
-        ``rng``."""
+        rest. The unseen cards are found once per position and seat (``_unseen``).
+
+        When another seat is to act with a must-use card or a freed joker to place (CR-12, CR-23),
+        which its take or swap showed it can, deals in which it has no legal action are rejected
+        and drawn again. The copy's generator is drawn from ``rng``."""
         g = self._copy(fresh_rng(rng))
         if self._unseen is None or self._unseen[0] != seat:
             self._unseen = (seat, self._unseen_cards(seat))
