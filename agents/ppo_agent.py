@@ -144,7 +144,7 @@ class PolicyNet(nn.Module):
         key = (weight.data_ptr(), weight._version)
         if self._input_key != key:
             self._input_rows, self._input_key = weight.detach().t().contiguous(), key
-        used = (obs != 0).any(0).nonzero().squeeze(1)
+        used = obs.abs().sum(0).nonzero().squeeze(1)  # (a reduction several times faster than any)
         inputs = obs.index_select(1, used)
         if self.obs_log1p:
             inputs = symlog(inputs)
@@ -181,7 +181,7 @@ class PolicyNet(nn.Module):
         :func:`masked_distribution` (whose masked actions have probability 0); ``greedy`` takes
         the arg-max (the lowest action on a tie). ``ValueError`` if a legal logit is not finite."""
         x = self.sparse_features(obs)
-        used = mask.any(0).nonzero().squeeze(1)  # the actions legal somewhere in the batch
+        used = mask.amax(0).nonzero().squeeze(1)  # the actions legal somewhere in the batch
         head = self.policy_head
         rows, at = mask.index_select(1, used).nonzero(as_tuple=True)
         cols = used[at]
