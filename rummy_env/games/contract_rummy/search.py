@@ -23,7 +23,7 @@ import numpy as np
 from ... import melds as ml
 from ...cards import BIT, JOKER, NUM_CARDS, RANK_OF, SUIT_OF
 from .options import CONTRACT, DRAW, PLACE
-from .tables import SUIT_MASK
+from .tables import RANKS_IN, SUIT_MASK
 
 
 def lay_off_all(shapes: list, c: int, copies: int) -> bool:
@@ -82,10 +82,7 @@ class LegalMoves:
                 ranks = (clubs & (diamonds | hearts | spades)) | (diamonds & (hearts | spades)) | (hearts & spades)
             else:
                 ranks = clubs | diamonds | hearts | spades
-            while ranks:
-                low = ranks & -ranks
-                ranks ^= low
-                r = low.bit_length() - 1
+            for r in RANKS_IN[ranks]:
                 suits = (clubs >> r & 1) | (diamonds >> r & 1) << 1 | (hearts >> r & 1) << 2 | (spades >> r & 1) << 3
                 out.extend(table[(r * 16 + suits) * 3 + jokers])
         if runs:
@@ -136,10 +133,7 @@ class LegalMoves:
             ranks = (clubs & diamonds & (hearts | spades)) | (hearts & spades & (clubs | diamonds))
             if self.multi_deck:
                 natural_sets = 0
-                while ranks:
-                    low = ranks & -ranks
-                    ranks ^= low
-                    r = low.bit_length() - 1
+                for r in RANKS_IN[ranks]:
                     natural_sets += (counts[r] + counts[13 + r] + counts[26 + r] + counts[39 + r]) // 3
             else:
                 natural_sets = ranks.bit_count()
@@ -154,12 +148,7 @@ class LegalMoves:
                 ranks = (present >> shift) & SUIT_MASK
                 if ranks:
                     if self.multi_deck:
-                        covered = cat.coverable_in_suit(ranks, 0)
-                        cards = 0
-                        while covered:
-                            low = covered & -covered
-                            covered ^= low
-                            cards += counts[shift + low.bit_length() - 1]
+                        cards = sum(counts[shift + r] for r in RANKS_IN[cat.coverable_in_suit(ranks, 0)])
                         natural_runs += cards // self.opts.min_run_length
                     else:
                         natural_runs += cat.joker_free_runs[ranks]

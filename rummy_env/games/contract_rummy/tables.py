@@ -19,8 +19,10 @@ from ...cards import NUM_CARDS, RANK_OF, SUIT_OF, mask_of, suit_mask_items
 
 SUIT_MASK = 0x1FFF
 """The 13 bits of one suit in a 52-bit card mask."""
+RANKS_IN = suit_mask_items(range(13))
+"""Per 13-bit rank mask: its rank indices (rank - 1), ascending."""
 MEMO_LIMIT = 100_000
-"""Entries a memo of :class:`Catalogue` keeps before it starts again (bounded memory)."""
+"""Entries a memo of :class:`MeldCatalogue` keeps before it starts again (bounded memory)."""
 
 
 def at_least(masks: list, k: int) -> int:
