@@ -117,6 +117,28 @@ def test_choice_depends_only_on_the_seats_information(game, spec):
     assert differed > 0
 
 
+def redealt_choice_changes(new_agent, first_seed: int, first_moves: int) -> int:
+    """In how many of six Tongits positions (deal ``first_seed + i`` after ``first_moves + i`` random
+    moves) a fresh ``new_agent()`` with the same seed chooses differently in the real game and in a
+    re-dealt one (``determinize`` with seed ``10 * first_seed + i``)."""
+    changed = 0
+    for seed in range(6):
+        env = position("tongits", first_seed + seed, first_moves + seed)
+        if env is None:
+            continue
+        seat = env.game.current_player
+        other = env.determinize(seat, 10 * first_seed + seed)
+        choices = []
+        for world in (env, other):
+            agent = new_agent()
+            agent.reset(seat, seed)
+            agent.bind(world)
+            choices.append(agent.act(world.game.observation(seat), world.game.legal_mask().copy(),
+                                     world.game.view(seat)))
+        changed += choices[0] != choices[1]
+    return changed
+
+
 def test_search_that_peeks_is_caught():
     """The independence check can fail: a search over the true game (clone, not determinize)
     chooses differently in some re-dealt world."""
@@ -124,21 +146,7 @@ def test_search_that_peeks_is_caught():
         def _iterate(self, root, world):
             super()._iterate(root, self.env.game.clone())
 
-    changed = 0
-    for seed in range(6):
-        env = position("tongits", 200 + seed, 2 + seed)
-        if env is None:
-            continue
-        seat = env.game.current_player
-        other = env.determinize(seat, 2000 + seed)
-        choices = []
-        for world in (env, other):
-            agent = Peeking("tongits", iterations=40)
-            agent.reset(seat, seed)
-            agent.bind(world)
-            choices.append(agent.act(world.game.observation(seat), world.game.legal_mask().copy(), {}))
-        changed += choices[0] != choices[1]
-    assert changed > 0
+    assert redealt_choice_changes(lambda: Peeking("tongits", iterations=40), 200, 2) > 0
 
 
 def test_seconds_budget_is_kept():
@@ -221,19 +229,4 @@ def test_pimc_that_peeks_is_caught():
         def _values(self, game, actions, worlds):
             return np.array([[self._rollout(game.clone(), a) for a in actions] for _ in range(worlds)])
 
-    changed = 0
-    for seed in range(6):
-        env = position("tongits", 300 + seed, 4 + seed)
-        if env is None:
-            continue
-        seat = env.game.current_player
-        other = env.determinize(seat, 3000 + seed)
-        choices = []
-        for world in (env, other):
-            agent = Peeking("tongits", worlds=6, screen=2, candidates=4)
-            agent.reset(seat, seed)
-            agent.bind(world)
-            choices.append(agent.act(world.game.observation(seat), world.game.legal_mask().copy(),
-                                     world.game.view(seat)))
-        changed += choices[0] != choices[1]
-    assert changed > 0
+    assert redealt_choice_changes(lambda: Peeking("tongits", worlds=6, screen=2, candidates=4), 300, 4) > 0
