@@ -42,7 +42,7 @@ from ..actions import RANK, Catalogue, Combination, Segment
 from ..cards import CARD_TEXT, NUM_CARDS, RANKS, make_pack, parse_rank, sort_key
 from ..layout import ObservationLayout
 from ..rng import copy_rng, fresh_rng
-from ..validate import PackTally, check_deal_keys, check_fields, check_int
+from ..validate import PackTally, check_deal_keys, check_fields, check_int, check_list
 
 GAME_NAME = "i_doubt_it_v0"
 DOUBT, PASS, FIRST_PLAY = 0, 1, 2
@@ -304,9 +304,8 @@ class IDoubtItGame:
         n = options.num_players
         decks = options.num_decks
         deal = check_deal_keys({} if deal is None else deal, DEAL_KEYS)
-        if "stock" in deal and (not isinstance(deal["stock"], (list, tuple)) or deal["stock"]):
-            raise ValueError(f"deal 'stock' must be absent or empty: I Doubt It deals every card (DI-2), "
-                             f"got {deal['stock']!r}")
+        if "stock" in deal:
+            check_list("deal 'stock' (empty or absent: I Doubt It deals every card, DI-2)", deal["stock"], 0)
 
         def seat_of(key):
             return check_int(f"deal '{key}'", deal[key], 0, n - 1, what="a seat")
@@ -328,9 +327,7 @@ class IDoubtItGame:
         tally = PackTally(make_pack(decks))   # DI-1
         discard = tally.take("'discard'", deal.get("discard", []), allow_string=True)
         if "hands" in deal:
-            hands_texts = deal["hands"]
-            if not isinstance(hands_texts, (list, tuple)) or len(hands_texts) != n:
-                raise ValueError(f"deal 'hands' must list {n} hands, one per seat")
+            hands_texts = check_list("deal 'hands' (one hand per seat)", deal["hands"], n)
             hands = [tally.take(f"'hands' of player_{s}", h, allow_string=True) for s, h in enumerate(hands_texts)]
             for s, h in enumerate(hands):
                 if not h:
