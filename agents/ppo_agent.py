@@ -137,7 +137,7 @@ class PolicyNet(nn.Module):
         reads only the observation entries that are nonzero somewhere in the batch (a fifth to a
         third of them in 64 games: card bits and counts are mostly 0, and symlog keeps 0 at 0),
         from its weight kept transposed until the weight changes. Networks with board planes or
-        without a hidden layer use :meth:`features`."""
+        without a hidden layer, and batches using most entries, use :meth:`features`."""
         if self.board_shape is not None or not len(self.trunk):
             return self.features(obs)
         weight = self.trunk[0].weight
@@ -145,6 +145,8 @@ class PolicyNet(nn.Module):
         if self._input_key != key:
             self._input_rows, self._input_key = weight.detach().t().contiguous(), key
         used = obs.abs().sum(0).nonzero().squeeze(1)  # (a reduction several times faster than any)
+        if 2 * len(used) > obs.shape[1]:  # mostly used (I Doubt It's small observation): dense is faster
+            return self.features(obs)
         inputs = obs.index_select(1, used)
         if self.obs_log1p:
             inputs = symlog(inputs)
@@ -176,16 +178,21 @@ class PolicyNet(nn.Module):
                generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(actions, their log-probabilities, values) for ``obs`` (B, obs_size) under
         ``mask`` (B, A): the fast path of acting. The policy head is computed for the actions legal
-        somewhere in the batch only (a few hundred of up to 23,509), and a sample is the
-        Gumbel-max trick over the legal logits, which draws from the distribution of
-        :func:`masked_distribution` (whose masked actions have probability 0); ``greedy`` takes
-        the arg-max (the lowest action on a tie). ``ValueError`` if a legal logit is not finite."""
+        somewhere in the batch only (a few hundred of up to 23,509; all of them when that is most),
+        and a sample is the Gumbel-max trick over the legal logits, which draws from the
+        distribution of :func:`masked_distribution` (whose masked actions have probability 0);
+        ``greedy`` takes the arg-max (the lowest action on a tie). ``ValueError`` if a legal
+        logit is not finite."""
         x = self.sparse_features(obs)
         used = mask.amax(0).nonzero().squeeze(1)  # the actions legal somewhere in the batch
         head = self.policy_head
-        rows, at = mask.index_select(1, used).nonzero(as_tuple=True)
-        cols = used[at]
-        legal = torch.addmm(head.bias[used], x, head.weight.index_select(0, used).t())[rows, at]
+        if 2 * len(used) > mask.shape[1]:  # most actions (I Doubt It): the whole head is faster
+            rows, cols = mask.nonzero(as_tuple=True)
+            legal = head(x)[rows, cols]
+        else:
+            rows, at = mask.index_select(1, used).nonzero(as_tuple=True)
+            cols = used[at]
+            legal = torch.addmm(head.bias[used], x, head.weight.index_select(0, used).t())[rows, at]
         if not torch.isfinite(legal).all():
             raise ValueError(self.nonfinite_message(obs))
         keys = legal if greedy else legal - torch.log(-torch.log(torch.rand(legal.shape, generator=generator)))
