@@ -437,8 +437,10 @@ class GinnyOGame:
                     rack[t] += 1
                 g.racks[q] = rack
                 if q == acting:
-                    if self.chosen:
+                    if self.chosen and self.returned[seat]:   # the rack's first places are not random then
                         g.chosen = [tiles[i] for i in rng.permutation(len(tiles))[:len(self.chosen)].tolist()]
+                    elif self.chosen:
+                        g.chosen = tiles[:len(self.chosen)]
                     if self.drew >= 0 and tiles:
                         g.drew = tiles[0]
             g._mask = None

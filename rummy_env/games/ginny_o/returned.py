@@ -104,46 +104,59 @@ def note_placement(game, seat: int, tile: int) -> None:
 def deal_unseen(game, seat: int, pool: list[int], sizes: dict[int, int],
                 rng: np.random.Generator) -> tuple[dict[int, list[int]], list[int]]:
     """Deal the unseen ``pool`` (sorted) uniformly over the other racks (``sizes``) and the box,
-    keeping what ``seat`` knows of the tiles it returned: each other rack's tiles (those it may
-    have drawn since first) and the box, top first."""
+    keeping what ``seat`` knows of the tiles it returned: each other rack's tiles (its first
+    places hold the tiles it drew last) and the box, top first."""
     known = game.returned[seat]
     if not known:
         order = rng.permutation(len(pool)).tolist()
-        racks = {}
-        dealt = 0
+        racks, dealt = {}, 0
         for q, size in sizes.items():
             racks[q] = [pool[i] for i in order[dealt:dealt + size]]
             dealt += size
         return racks, [pool[i] for i in order[dealt:]]
-    box_size = len(game.box)
-    rack_start = {}
-    start = box_size
-    for q, size in sizes.items():
-        rack_start[q] = start
-        start += size
-    slots: list[int | None] = [None] * start
+    mixed = game.options.reshuffle_on_return
     left = list(pool)
-    if game.options.reshuffle_on_return:
-        allowed = []
+    places: dict[int, list] = {q: [None] * size for q, size in sizes.items()}
+    in_box: list[tuple[float, int]] = []
+    if mixed:
+        chain = []
         for returned in known:
-            counts = {q: draws_allowed(returned, game.draws, size, q) for q, size in sizes.items()}
-            allowed.append((box_size + sum(counts.values()), returned.tiles, counts))
-        allowed.sort(key=lambda item: item[0])
-        uniforms = iter(rng.random(sum(len(tiles) for _, tiles, _ in allowed)).tolist())
-        for _, tiles, counts in allowed:   # smallest first: the places form a chain, so this is uniform
-            free = [i for i in range(box_size) if slots[i] is None]
-            for q, count in counts.items():
-                free += [i for i in range(rack_start[q], rack_start[q] + count) if slots[i] is None]
+            counts = [(q, draws_allowed(returned, game.draws, size, q)) for q, size in sizes.items()]
+            if any(count < sizes[q] for q, count in counts):   # else anywhere unseen: nothing to keep
+                chain.append((sum(count for _, count in counts), counts, returned.tiles))
+        chain.sort(key=lambda item: item[0])   # smallest first: the places nest, so this is uniform
+        uniforms = iter(rng.random(2 * sum(len(tiles) for _, _, tiles in chain)).tolist())
+        box_free = len(game.box)
+        taken = dict.fromkeys(sizes, 0)
+        for _, counts, tiles in chain:
+            free = [(q, count - taken[q]) for q, count in counts if count > taken[q]]
+            rack_free = sum(k for _, k in free)
             for tile in tiles:
-                slots[free.pop(int(next(uniforms) * len(free)))] = tile
+                i = int(next(uniforms) * (box_free + rack_free))
+                if i < box_free:
+                    box_free -= 1
+                    in_box.append((next(uniforms), tile))
+                else:
+                    i -= box_free
+                    for n, (q, k) in enumerate(free):
+                        if i < k:
+                            break
+                        i -= k
+                    count = k + taken[q]
+                    places[q][[j for j in range(count) if places[q][j] is None][i]] = tile
+                    taken[q] += 1
+                    free[n] = (q, k - 1)
+                    rack_free -= 1
                 left.remove(tile)
     else:
         first_place = sum(game.draws)
         for returned in known:
             for tile, place in zip(returned.tiles, returned.places):
-                slots[place - first_place] = tile
+                in_box.append((place - first_place, tile))
                 left.remove(tile)
-    shuffled = iter([left[i] for i in rng.permutation(len(left)).tolist()])
-    slots = [tile if tile is not None else next(shuffled) for tile in slots]
-    racks = {q: slots[rack_start[q]:rack_start[q] + size] for q, size in sizes.items()}
-    return racks, slots[:box_size]
+    filler = iter([left[i] for i in rng.permutation(len(left)).tolist()])
+    racks = {q: [tile if tile is not None else next(filler) for tile in rack] for q, rack in places.items()}
+    box = list(filler)
+    for place, tile in sorted(in_box):   # ascending places; a mixed box's at uniformly random ones
+        box.insert(place if not mixed else int(place * (len(box) + 1)), tile)
+    return racks, box
