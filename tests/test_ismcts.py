@@ -1,4 +1,5 @@
-"""The search agent ``agents/ismcts.py`` (SO-ISMCTS) in all five games, with small budgets: only
+"""The search agents ``agents/ismcts.py`` (SO-ISMCTS; all five games) and ``agents/pimc.py`` (the
+search-improved rule-based agent; Rummy and Tongits), with small budgets: only
 legal actions over whole games, the same choices from the same seed, choices that depend only on the
 seat's information (a re-dealt "real" world gives the same action), a time budget kept, the agent
 specs, and a clear win over random play in a small duplicate tournament."""
