@@ -94,7 +94,8 @@ def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], tit
     ax2.set_ylabel("eval win share")
     ax2.set_xlabel("learner decisions")
     ax2.set_ylim(0, 1)
-    ax2.legend(fontsize=8)
+    if eval_rows:
+        ax2.legend(fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
     io.save_figure(os.path.join(run_dir, "learning_curve.png"), fig, dpi=90)
