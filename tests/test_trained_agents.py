@@ -11,10 +11,10 @@ import pytest
 import torch
 
 import rummy_env
-from rummy_env.agents.ppo_agent import load_ppo_agent
+from rummy_env.agents.ppo_agent import check_layout, layout_record, load_ppo_agent
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments.tournament import TournamentConfig, run_tournament
-from rummy_env.registry import make_env
+from rummy_env.registry import make_env, make_raw_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -82,6 +82,18 @@ def test_ppo_spec_without_path_is_the_games_committed_checkpoint(game, path, opt
     reference = load_ppo_agent(checkpoint(path), game, options=options)
     for name, tensor in reference.net.state_dict().items():
         assert torch.equal(agent.net.state_dict()[name], tensor), name
+
+
+@pytest.mark.parametrize("game,path,options", POLICIES[:5], ids=[p[0] for p in POLICIES[:5]])
+def test_committed_checkpoint_records_its_observation_layout(game, path, options):
+    """Each game's committed checkpoint records the layout of the env its options build, so the
+    spec ``ppo`` checks it: the same file with one part renamed is refused."""
+    data = torch.load(checkpoint(path), map_location="cpu", weights_only=True)
+    assert data["options"] == options
+    assert data["observation_layout"] == layout_record(make_raw_env(game, **options).observation_layout())
+    data["observation_layout"][0]["name"] += "_renamed"
+    with pytest.raises(ValueError, match="another observation layout"):
+        check_layout(path, data, make_raw_env(game, **options).observation_layout())
 
 
 def test_ppo_spec_without_checkpoints_folder_says_where_it_looked(tmp_path, monkeypatch):
