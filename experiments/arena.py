@@ -5,6 +5,9 @@ Between two learner turns the opponents play (:meth:`Arena.advance`), so each ga
 single-agent environment for the learner, as a gym environment is for CleanRL's PPO
 (:mod:`rummy_env.experiments.train_ppo`). Finished episodes are logged with the learner's return,
 win share (:func:`rummy_env.experiments.tournament.win_credit`) and length.
+
+The opponents of a run (:func:`opponent_mix`, :func:`eval_opponents`) and its greedy evaluation
+(:func:`play_greedy`) are here too.
 """
 from __future__ import annotations
 
@@ -110,3 +113,59 @@ class Arena:
     def take_episodes(self) -> list[tuple[int, float, float, int]]:
         out, self.episodes = self.episodes, []
         return out
+
+
+EVAL_SEED_OFFSET = 1_000_003
+"""The evaluation deals of update u of a run with seed s come from seed s + EVAL_SEED_OFFSET + u."""
+
+
+def has_heuristic(game: str) -> bool:
+    """Whether ``game`` has a rule-based agent (the spec ``heuristic``)."""
+    try:
+        make_agent("heuristic", game)
+    except ValueError:
+        return False
+    return True
+
+
+def opponent_mix(game: str, opponents: str) -> tuple[list[str], list[float]]:
+    """``--opponents`` (``kind:weight,...``) as kinds and weights; ``heuristic`` is dropped for a
+    game without one. ``ValueError`` if no opponent is left."""
+    keep_heuristic = has_heuristic(game)
+    kinds, weights = [], []
+    for item in opponents.split(","):
+        label, _, weight = item.strip().partition(":")
+        if label != "heuristic" or keep_heuristic:
+            kinds.append(label)
+            weights.append(float(weight or 1))
+    if not kinds or sum(weights) <= 0:
+        raise ValueError(f"--opponents {opponents!r} leaves no opponent for {game}")
+    return kinds, weights
+
+
+def eval_opponents(game: str, specs: str) -> list[str]:
+    """``--eval-opponents`` (comma-separated agent specs); none means heuristic if the game has one, and random."""
+    return [s for s in specs.split(",") if s] or (["heuristic"] if has_heuristic(game) else []) + ["random"]
+
+
+def play_greedy(net, game: str, options: dict, spec: str, episodes: int, run_seed: int,
+                update: int) -> list[tuple[int, float, float, int]]:
+    """The greedy ``net`` plays ``episodes`` games against ``spec`` (its seat rotating); the episodes
+    as :meth:`Arena.take_episodes` gives them. The deals depend on ``run_seed`` and ``update`` only."""
+    arena = Arena(game, episodes, run_seed + EVAL_SEED_OFFSET + update, options, [spec], [1.0], "0",
+                  new_episodes=False)
+    for i in range(episodes):
+        arena.new_episode(i, seat=i % arena.n, kind=0)
+    live = np.ones(episodes, bool)
+    while live.any():
+        ids = np.flatnonzero(live)
+        obs, mask, seat = arena.vg.observe(ids)
+        mine = seat == arena.learner[ids]
+        actions = np.empty(len(ids), np.int64)
+        if mine.any():
+            actions[mine] = net.act(obs[mine], mask[mine], greedy=True)
+        if (~mine).any():
+            actions[~mine] = arena.opponent_actions(ids[~mine], obs[~mine], mask[~mine], seat[~mine], None)
+        _, done = arena.step(ids, actions)
+        live[ids[done]] = False
+    return arena.take_episodes()

@@ -7,12 +7,17 @@
   needs) and ``policy.pt``, each written atomically (a temporary file moved into place with
   ``os.replace``), so a kill at any moment leaves the previous files whole; :func:`load_run`
   refuses a checkpoint written with other arguments than the resumed run's.
-* :func:`random_states` / :func:`restore_random_states`: the global torch, numpy and Python
-  generators, so a resumed run draws what an uninterrupted one would.
-* :func:`write_csv` and :func:`plot_curves`: ``train.csv`` / ``eval.csv`` and ``learning_curve.png``.
+* :func:`seed_globals`, :func:`random_states` / :func:`restore_random_states`: the global torch,
+  numpy and Python generators, so a resumed run draws what an uninterrupted one would.
+* :func:`save_trainer` / :func:`resume_trainer`: all of a ``train_ppo`` run's state (network,
+  optimizer, games in flight, opponents, pool, generators, counters, log rows) to and from them.
+* :func:`start_network`: a new network, or the one of ``--init-from``, checked against the run.
+* :func:`write_csv`, :func:`write_logs` and :func:`plot_curves`: ``train.csv`` / ``eval.csv`` and
+  ``learning_curve.png``.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import random
@@ -20,7 +25,8 @@ import random
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import CHECKPOINT_FORMAT, layout_record
+from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, check_options, layout_record, policy_for_game,
+                                        policy_from_checkpoint)
 from rummy_env.experiments import io
 from rummy_env.registry import make_raw_env
 
@@ -57,6 +63,13 @@ def load_run(path: str, args: dict, free: tuple[str, ...]) -> dict:
     return data
 
 
+def seed_globals(seed: int) -> None:
+    """Seed the global torch, Python and numpy generators."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
 def random_states() -> dict:
     """The global torch, Python and numpy generator states (for a checkpoint)."""
     return {"torch_rng": torch.get_rng_state(), "py_random": pickle.dumps(random.getstate()),
@@ -70,9 +83,60 @@ def restore_random_states(data: dict) -> None:
     np.random.set_state(pickle.loads(data["np_global"]))
 
 
+def start_network(game: str, options: dict, obs_size: int, num_actions: int, hidden: str, conv_channels: int,
+                  init_from: str = ""):
+    """The network of :func:`rummy_env.agents.ppo_agent.policy_for_game`; with ``init_from`` (a
+    checkpoint or policy file) its weights, after checking the file's game, options, layout and sizes."""
+    net = policy_for_game(game, obs_size, num_actions, hidden, conv_channels)
+    if init_from:
+        data = torch.load(init_from, map_location="cpu", weights_only=True)
+        start = policy_from_checkpoint(data)
+        check_options(init_from, data, game, options)
+        if start.config != net.config:
+            raise ValueError(f"--init-from {init_from}: network {start.config} does not match {net.config}")
+        net.load_state_dict(start.state_dict())
+    return net
+
+
+FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark",
+             "eval_only", "out")
+"""``train_ppo`` arguments a resumed run may change."""
+
+
+def save_trainer(trainer) -> None:
+    """``checkpoint.pt`` and ``policy.pt`` of a ``train_ppo`` :class:`Trainer` (see :func:`save_run`)."""
+    policy = policy_record(trainer.net, trainer.key, trainer.options, update=trainer.update,
+                           global_step=trainer.global_step)
+    save_run(trainer.run_dir, policy, {
+        "args": dataclasses.asdict(trainer.args), "optimizer": trainer.optimizer.state_dict(), "pool": trainer.pool,
+        "arena": pickle.dumps(trainer.arena), "rng": pickle.dumps(trainer.rng), **random_states(),
+        "elapsed": trainer.elapsed, "train_rows": trainer.train_rows, "eval_rows": trainer.eval_rows})
+
+
+def resume_trainer(trainer) -> None:
+    """Put the state :func:`save_trainer` wrote in ``trainer.checkpoint_path`` back into ``trainer``
+    (``ValueError`` if it was written with other arguments outside :data:`FREE_ARGS`)."""
+    data = load_run(trainer.checkpoint_path, dataclasses.asdict(trainer.args), FREE_ARGS)
+    trainer.net.load_state_dict(data["model"])
+    trainer.optimizer.load_state_dict(data["optimizer"])
+    trainer.pool = data["pool"]
+    trainer.pool_nets = [trainer.frozen(state) for state in trainer.pool]
+    trainer.arena = pickle.loads(data["arena"])
+    trainer.rng = pickle.loads(data["rng"])
+    restore_random_states(data)
+    trainer.update, trainer.global_step, trainer.elapsed = data["update"], data["global_step"], data["elapsed"]
+    trainer.train_rows, trainer.eval_rows = data["train_rows"], data["eval_rows"]
+
+
 def write_csv(path: str, rows: list[dict]) -> None:
     """Rewrite ``path`` with ``rows`` (the first row's keys are the header), atomically."""
     io.write_csv(path, rows, list(rows[0]) if rows else [])
+
+
+def write_logs(run_dir: str, train_rows: list[dict], eval_rows: list[dict]) -> None:
+    """``run_dir/train.csv`` and ``run_dir/eval.csv``."""
+    write_csv(os.path.join(run_dir, "train.csv"), train_rows)
+    write_csv(os.path.join(run_dir, "eval.csv"), eval_rows)
 
 
 def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], title: str) -> None:

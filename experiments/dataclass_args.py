@@ -11,6 +11,9 @@ Each field of an arguments dataclass is followed by its docstring, which becomes
 
 Bools become ``--x/--no-x``; a field named ``opt`` is the repeatable ``--option KEY=VALUE``
 (:mod:`rummy_env.experiments.options`); a field named ``game`` must name a game.
+
+:class:`RunArgs` holds the flags every training tool (``train_ppo``, ``imitate``) takes; a tool's
+``Args`` inherits them and redeclares a field (default and docstring) where its meaning is the tool's.
 """
 from __future__ import annotations
 
@@ -18,7 +21,10 @@ import argparse
 import ast
 import dataclasses
 import inspect
+import os
 import textwrap
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 from rummy_env.experiments.options import add_option_argument, checked_text
 from rummy_env.registry import game_key
@@ -28,14 +34,41 @@ game_name = checked_text(game_key)
 
 
 def field_docs(cls) -> dict[str, str]:
-    """The docstring under each field of the dataclass ``cls`` (read from its source), by field name."""
+    """The docstring under each field of the dataclass ``cls`` and its dataclass bases (read from
+    their source; a subclass's docstring wins), by field name."""
     docs = {}
-    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
-    for stmt, after in zip(body, body[1:]):
-        if (isinstance(stmt, ast.AnnAssign) and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
-            docs[stmt.target.id] = " ".join(after.value.value.split())
+    for klass in reversed([k for k in cls.__mro__ if dataclasses.is_dataclass(k)]):
+        body = ast.parse(textwrap.dedent(inspect.getsource(klass))).body[0].body
+        for stmt, after in zip(body, body[1:]):
+            if (isinstance(stmt, ast.AnnAssign) and isinstance(after, ast.Expr)
+                    and isinstance(after.value, ast.Constant) and isinstance(after.value.value, str)):
+                docs[stmt.target.id] = " ".join(after.value.value.split())
     return docs
+
+
+@dataclass
+class RunArgs:
+    """The flags of every training tool; ``RUN_KIND`` names the tool's runs (``runs/<game>_<kind>_s<seed>``)."""
+
+    RUN_KIND: ClassVar[str] = "run"
+    game: str = "rummy"
+    """game name (rummy, tongits, i_doubt_it, contract_rummy, ginny_o)"""
+    opt: list[str] = field(default_factory=list)
+    """environment options KEY=VALUE (repeatable --option)"""
+    seed: int = 1
+    """seed of everything the run draws"""
+    run_dir: str = ""
+    """output folder; none means runs/<game>_<kind>_s<seed>"""
+    hidden: str = "256,256"
+    """hidden layer sizes of the MLP, comma-separated"""
+    conv_channels: int = 32
+    """channels of the two conv layers over board planes (games with OBS_BOARD_SHAPE only)"""
+    torch_threads: int = 1
+    """torch CPU threads (1 keeps runs reproducible)"""
+
+    def output_dir(self) -> str:
+        """``--run-dir``, or ``runs/<game>_<RUN_KIND>_s<seed>`` without it."""
+        return self.run_dir or os.path.join("runs", f"{game_key(self.game)}_{self.RUN_KIND}_s{self.seed}")
 
 
 def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.ArgumentParser:

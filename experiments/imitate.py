@@ -38,7 +38,8 @@ import functools
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import torch
@@ -49,16 +50,13 @@ from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
 from rummy_env.experiments import io
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
-from rummy_env.experiments.dataclass_args import dataclass_parser, parse_dataclass
+from rummy_env.experiments.dataclass_args import RunArgs, dataclass_parser, parse_dataclass
 from rummy_env.experiments.options import parse_env_options
 
 
 @dataclass
-class Args:
-    game: str = "rummy"
-    """game name (rummy, tongits, i_doubt_it, contract_rummy, ginny_o)"""
-    opt: list[str] = field(default_factory=list)
-    """environment options KEY=VALUE (repeatable --option)"""
+class Args(RunArgs):
+    RUN_KIND: ClassVar[str] = "bc"
     seed: int = 1
     """seed of the deals, the agents, the held-out split and torch"""
     run_dir: str = ""
@@ -67,10 +65,6 @@ class Args:
     """decisions to collect (whole episodes: collection stops at the first episode end past this)"""
     num_envs: int = 64
     """games played side by side while collecting"""
-    hidden: str = "256,256"
-    """hidden layer sizes of the MLP, comma-separated (as in train_ppo)"""
-    conv_channels: int = 32
-    """channels of the conv layers over board planes (games with OBS_BOARD_SHAPE only)"""
     gamma: float = 0.99
     """discount per decision of the value targets"""
     reward_scale: float = 1.0
@@ -91,8 +85,6 @@ class Args:
     """decisions collected per DAgger round"""
     dagger_epochs: int = 2
     """epochs over all decisions so far after each DAgger round"""
-    torch_threads: int = 1
-    """torch CPU threads"""
 
 
 def build_parser():
@@ -263,7 +255,7 @@ def imitate(args: Args) -> dict:
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     key = game_key(args.game)
-    run_dir = args.run_dir or os.path.join("runs", f"{key}_bc_s{args.seed}")
+    run_dir = args.output_dir()
     options = parse_env_options(args.opt)
     start = time.perf_counter()
     demos = collect(key, options, args.decisions, args.num_envs, args.seed, args.gamma, args.reward_scale)

@@ -31,6 +31,9 @@
 ``--benchmark SECONDS`` times self-play instead (every seat by the untrained policy, batched): env
 steps per second including policy inference. ``--eval-only`` evaluates a network. ``--out`` keeps
 either result as JSON with :func:`rummy_env.experiments.io.provenance` (commit, dirty flag, command).
+Both are in :mod:`rummy_env.experiments.measure_policy`; the opponents and the greedy evaluation in
+:mod:`rummy_env.experiments.arena`; the flags every training tool shares in
+:class:`rummy_env.experiments.dataclass_args.RunArgs`.
 
 Seeding: ``--seed`` seeds torch, the games, episode set-up and minibatch order, so two runs with the
 same arguments give the same parameters (on one thread: ``--torch-threads 1``, the default).
@@ -39,36 +42,30 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 import os
-import pickle
-import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import torch
 from torch import nn
 
-from rummy_env.agents.ppo_agent import check_options, masked_distribution, policy_for_game, policy_from_checkpoint
-from rummy_env.agents.registry import make_agent
-from rummy_env.experiments.arena import Arena
+from rummy_env.agents.ppo_agent import masked_distribution
 from rummy_env.experiments import io
-from rummy_env.experiments.checkpoints import (load_run, plot_curves, policy_record, random_states,
-                                               restore_random_states, save_run, write_csv)
-from rummy_env.experiments.dataclass_args import dataclass_parser, parse_dataclass
+from rummy_env.experiments.arena import Arena, eval_opponents, opponent_mix, play_greedy
+from rummy_env.experiments.checkpoints import (plot_curves, resume_trainer, save_trainer, seed_globals,
+                                               start_network, write_logs)
+from rummy_env.experiments.dataclass_args import RunArgs, dataclass_parser, parse_dataclass
+from rummy_env.experiments.measure_policy import measure
 from rummy_env.experiments.options import parse_env_options
 from rummy_env.registry import game_key
-from rummy_env.vector import VectorGames
 
 
 @dataclass
-class Args:
-    game: str = "rummy"
-    """game name (rummy, tongits, i_doubt_it, contract_rummy, ginny_o)"""
-    opt: list[str] = field(default_factory=list)
-    """environment options KEY=VALUE (repeatable --option)"""
+class Args(RunArgs):
+    RUN_KIND: ClassVar[str] = "ppo"
     seed: int = 1
     """seed of torch, the games, episode set-up and minibatch order"""
     run_dir: str = ""
@@ -109,10 +106,6 @@ class Args:
     """gradient norm clipping"""
     target_kl: float = 0.0
     """stop an update's epochs early above this approximate KL (0: never)"""
-    hidden: str = "256,256"
-    """hidden layer sizes of the MLP, comma-separated"""
-    conv_channels: int = 32
-    """channels of the two conv layers over board planes (games with OBS_BOARD_SHAPE only)"""
     init_from: str = ""
     """start from the network of this checkpoint or policy file (same game and sizes)"""
     seat: str = "random"
@@ -131,8 +124,6 @@ class Args:
     """comma-separated agent specs; none means heuristic if it exists, and random"""
     save_every: int = 1
     """updates between two writes of checkpoint.pt and policy.pt"""
-    torch_threads: int = 1
-    """torch CPU threads (1 keeps runs reproducible)"""
     resume: bool = True
     """continue from run_dir/checkpoint.pt when it exists"""
     progress: bool = True
@@ -143,7 +134,6 @@ class Args:
     """instead of training: evaluate the --init-from network (untrained without it), print win shares with 95% CIs"""
     out: str = ""
     """with --benchmark or --eval-only: also write the result, with git commit and command line, to this JSON file"""
-
 
 
 def build_parser():
@@ -230,66 +220,39 @@ def ppo_update(net, optimizer: torch.optim.Optimizer, b: dict, args: Args, rng: 
             "logp_err0": logp_err0}
 
 
-FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark",
-             "eval_only", "out")
-"""Arguments a resumed run may change."""
-
-
 class Trainer:
-    """The run's state (what the checkpoint holds) and its steps."""
+    """The run's state (what the checkpoint holds: :func:`~rummy_env.experiments.checkpoints.save_trainer`)
+    and its steps."""
 
     def __init__(self, args: Args):
         self.args = args
         self.key = game_key(args.game)
         self.options = parse_env_options(args.opt)
-        self.run_dir = args.run_dir or os.path.join("runs", f"{self.key}_ppo_s{args.seed}")
+        self.run_dir = args.output_dir()
         self.checkpoint_path = os.path.join(self.run_dir, "checkpoint.pt")
         self.batch_size = args.num_envs * args.num_steps
         self.num_updates = max(1, args.total_timesteps // self.batch_size)
         if 0 < args.dual_clip <= 1 or args.dual_clip < 0:
             raise ValueError(f"--dual-clip must be 0 (off) or above 1, got {args.dual_clip}")
-        has_heuristic = self._has_heuristic()
-        kinds, weights = [], []
-        for item in args.opponents.split(","):
-            label, _, w = item.strip().partition(":")
-            if label != "heuristic" or has_heuristic:
-                kinds.append(label)
-                weights.append(float(w or 1))
-        if not kinds or sum(weights) <= 0:
-            raise ValueError(f"--opponents {args.opponents!r} leaves no opponent for {self.key}")
-        self.eval_specs = [s for s in args.eval_opponents.split(",") if s] or \
-            (["heuristic"] if has_heuristic else []) + ["random"]
-        random.seed(args.seed)
-        np.random.seed(args.seed)
-        torch.manual_seed(args.seed)
+        kinds, weights = opponent_mix(self.key, args.opponents)
+        self.eval_specs = eval_opponents(self.key, args.eval_opponents)
+        seed_globals(args.seed)
         self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1)
         vg = self.arena.vg
-        self.net = policy_for_game(self.key, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels)
+        self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,
+                                 args.conv_channels, args.init_from)
         self.net.name = f"{self.key} training run {self.run_dir}"
-        if args.init_from:
-            data = torch.load(args.init_from, map_location="cpu", weights_only=True)
-            start = policy_from_checkpoint(data)
-            check_options(args.init_from, data, self.key, self.options)
-            if start.config != self.net.config:
-                raise ValueError(f"--init-from {args.init_from}: network {start.config} does not match {self.net.config}")
-            self.net.load_state_dict(start.state_dict())
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool = [copy.deepcopy(self.net.state_dict())]
-        self.pool_nets = [self._frozen(self.pool[0])]
+        self.pool_nets = [self.frozen(self.pool[0])]
         self.rng = np.random.default_rng([args.seed, 104729])
         self.update = self.global_step = 0
         self.elapsed = 0.0
         self.train_rows: list[dict] = []
         self.eval_rows: list[dict] = []
 
-    def _has_heuristic(self) -> bool:
-        try:
-            make_agent("heuristic", self.key)
-        except ValueError:
-            return False
-        return True
-
-    def _frozen(self, state: dict):
+    def frozen(self, state: dict):
+        """A network with the snapshot ``state``, for the opponent pool."""
         net = type(self.net)(**self.net.config)
         net.load_state_dict(state)
         net.eval()
@@ -298,25 +261,6 @@ class Trainer:
 
     def pool_act(self, slot: int, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return self.pool_nets[slot].act(obs, mask)
-
-    def save(self) -> None:
-        policy = policy_record(self.net, self.key, self.options, update=self.update, global_step=self.global_step)
-        save_run(self.run_dir, policy, {
-            "args": dataclasses.asdict(self.args), "optimizer": self.optimizer.state_dict(), "pool": self.pool,
-            "arena": pickle.dumps(self.arena), "rng": pickle.dumps(self.rng), **random_states(),
-            "elapsed": self.elapsed, "train_rows": self.train_rows, "eval_rows": self.eval_rows})
-
-    def load(self) -> None:
-        data = load_run(self.checkpoint_path, dataclasses.asdict(self.args), FREE_ARGS)
-        self.net.load_state_dict(data["model"])
-        self.optimizer.load_state_dict(data["optimizer"])
-        self.pool = data["pool"]
-        self.pool_nets = [self._frozen(s) for s in self.pool]
-        self.arena = pickle.loads(data["arena"])
-        self.rng = pickle.loads(data["rng"])
-        restore_random_states(data)
-        self.update, self.global_step, self.elapsed = data["update"], data["global_step"], data["elapsed"]
-        self.train_rows, self.eval_rows = data["train_rows"], data["eval_rows"]
 
     def collect(self) -> dict:
         """One rollout of ``num_steps`` learner decisions in every game, as flat tensors with GAE."""
@@ -361,10 +305,10 @@ class Trainer:
             slot = (self.update // args.snapshot_every) % args.pool_size
             state = copy.deepcopy(self.net.state_dict())
             if slot < len(self.pool):
-                self.pool[slot], self.pool_nets[slot] = state, self._frozen(state)
+                self.pool[slot], self.pool_nets[slot] = state, self.frozen(state)
             else:
                 self.pool.append(state)
-                self.pool_nets.append(self._frozen(state))
+                self.pool_nets.append(self.frozen(state))
             self.arena.pool_len = len(self.pool)
         episodes = self.arena.take_episodes()
         seconds = time.perf_counter() - start
@@ -377,32 +321,12 @@ class Trainer:
         self.train_rows.append(row)
         return row
 
-    def play_eval(self, spec: str, n_ep: int) -> list[tuple[int, float, float, int]]:
-        """The greedy policy plays ``n_ep`` games against ``spec`` (its seat rotating); the episodes
-        as :meth:`Arena.take_episodes` gives them. The deals depend on the seed and the update only."""
-        arena = Arena(self.key, n_ep, self.args.seed + 1_000_003 + self.update, self.options, [spec], [1.0],
-                      "0", new_episodes=False)
-        for i in range(n_ep):
-            arena.new_episode(i, seat=i % arena.n, kind=0)
-        live = np.ones(n_ep, bool)
-        while live.any():
-            ids = np.flatnonzero(live)
-            obs, mask, seat = arena.vg.observe(ids)
-            mine = seat == arena.learner[ids]
-            actions = np.empty(len(ids), np.int64)
-            if mine.any():
-                actions[mine] = self.net.act(obs[mine], mask[mine], greedy=True)
-            if (~mine).any():
-                actions[~mine] = arena.opponent_actions(ids[~mine], obs[~mine], mask[~mine], seat[~mine], None)
-            _, done = arena.step(ids, actions)
-            live[ids[done]] = False
-        return arena.take_episodes()
-
     def evaluate(self) -> list[dict]:
         """Greedy policy vs each eval opponent, ``eval_episodes`` games each, seats rotating."""
         rows = []
         for spec in self.eval_specs:
-            eps = self.play_eval(spec, self.args.eval_episodes)
+            eps = play_greedy(self.net, self.key, self.options, spec, self.args.eval_episodes, self.args.seed,
+                              self.update)
             rows.append({"update": self.update, "global_step": self.global_step, "opponent": spec,
                          "episodes": len(eps), "win_share": float(np.mean([e[2] for e in eps])),
                          "mean_return": float(np.mean([e[1] for e in eps])),
@@ -411,38 +335,13 @@ class Trainer:
         return rows
 
 
-def evaluate_only(args: Args) -> list[dict]:
-    """``--eval-only``: the greedy ``--init-from`` network (without it: the run's untrained network)
-    plays ``--eval-episodes`` games against each ``--eval-opponents`` on the deals of the run's
-    update-0 evaluation; win share, its standard error, a normal 95% CI and par (1/n)."""
-    torch.set_num_threads(args.torch_threads)
-    trainer = Trainer(args)
-    rows = []
-    for spec in trainer.eval_specs:
-        start = time.perf_counter()
-        eps = trainer.play_eval(spec, args.eval_episodes)
-        shares = np.array([e[2] for e in eps])
-        mean = float(shares.mean())
-        se = float(shares.std(ddof=1) / np.sqrt(len(shares))) if len(shares) > 1 else float("nan")
-        rows.append({"policy": args.init_from or "untrained", "opponent": spec, "games": len(eps),
-                     "win_share": round(mean, 4), "se": round(se, 4),
-                     "ci95_low": round(mean - 1.96 * se, 4), "ci95_high": round(mean + 1.96 * se, 4),
-                     "par": round(1.0 / trainer.arena.n, 4),
-                     "mean_return": round(float(np.mean([e[1] for e in eps])), 4),
-                     "mean_length": round(float(np.mean([e[3] for e in eps])), 1),
-                     "seconds": round(time.perf_counter() - start, 1)})
-    return rows
-
-
 def train(args: Args) -> Trainer:
     torch.set_num_threads(args.torch_threads)
     trainer = Trainer(args)
     os.makedirs(trainer.run_dir, exist_ok=True)
-    train_csv, eval_csv = (os.path.join(trainer.run_dir, name) for name in ("train.csv", "eval.csv"))
     if args.resume and os.path.exists(trainer.checkpoint_path):
-        trainer.load()
-    write_csv(train_csv, trainer.train_rows)
-    write_csv(eval_csv, trainer.eval_rows)
+        resume_trainer(trainer)
+    write_logs(trainer.run_dir, trainer.train_rows, trainer.eval_rows)
     from tqdm import tqdm
     title = f"PPO {trainer.key} {' '.join(args.opt)} seed {args.seed}"
     bar = tqdm(total=trainer.num_updates, initial=trainer.update, disable=not args.progress,
@@ -454,11 +353,10 @@ def train(args: Args) -> Trainer:
         last = trainer.update == trainer.num_updates
         evals = trainer.evaluate() if args.eval_every and (trainer.update % args.eval_every == 0 or last) else []
         if trainer.update % args.save_every == 0 or last:
-            trainer.save()
+            save_trainer(trainer)
             # The CSVs follow the checkpoint, which holds every row: after a kill they are rewritten
             # from it, so they never hold a row the checkpoint lacks.
-            write_csv(train_csv, trainer.train_rows)
-            write_csv(eval_csv, trainer.eval_rows)
+            write_logs(trainer.run_dir, trainer.train_rows, trainer.eval_rows)
             if evals:
                 plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
         bar.update(1)
@@ -475,40 +373,10 @@ def train(args: Args) -> Trainer:
     return trainer
 
 
-def benchmark_selfplay(args: Args) -> dict:
-    """Self-play rollout throughput: every seat of ``num_envs`` games played by one untrained policy
-    (batched inference on the CPU), env steps per second over ``args.benchmark`` seconds, and per
-    second of this process's CPU time (what one core gives when other jobs share the machine)."""
-    torch.set_num_threads(args.torch_threads)
-    torch.manual_seed(args.seed)
-    vg = VectorGames(args.game, args.num_envs, args.seed, **parse_env_options(args.opt))
-    net = policy_for_game(args.game, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels)
-    generator = torch.Generator().manual_seed(args.seed)
-    policy_s, steps, episodes = 0.0, 0, 0
-    start, cpu_start = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < args.benchmark:
-        obs, mask, _ = vg.observe()
-        t = time.perf_counter()
-        actions = net.act(obs, mask, generator=generator)
-        policy_s += time.perf_counter() - t
-        episodes += int(vg.step(actions).done.sum())
-        steps += vg.num_envs
-    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
-    return {"game": args.game, "num_envs": vg.num_envs, "obs_size": vg.obs_size, "num_actions": vg.num_actions,
-            "steps_per_s": round(steps / seconds), "steps_per_cpu_s": round(steps / cpu_seconds),
-            "policy_share": round(policy_s / seconds, 2),
-            "episodes": episodes, "steps": steps, "seconds": round(seconds, 1),
-            "load_average_1min": round(os.getloadavg()[0], 2)}
-
-
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.benchmark or args.eval_only:
-        result = benchmark_selfplay(args) if args.benchmark else evaluate_only(args)
-        for row in [result] if args.benchmark else result:
-            print(json.dumps(row))
-        if args.out:
-            io.write_json(args.out, {"result": result, "args": dataclasses.asdict(args), **io.provenance()})
+        measure(args)
         return
     trainer = train(args)
     for row in trainer.eval_rows[-len(trainer.eval_specs):]:

@@ -3,7 +3,9 @@ right discounted returns, the fitted network agrees with the agent far above cha
 written policy loads as an agent and as a PPO warm start."""
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 
 import numpy as np
 import pytest
@@ -94,3 +96,20 @@ def test_fit_learns_the_agent_and_warm_starts_ppo(tmp_path, capsys):
                                         "--run-dir", str(tmp_path / "ppo")]))
     for name, tensor in agent.net.state_dict().items():
         torch.testing.assert_close(trainer.net.state_dict()[name], tensor)
+
+
+def test_imitate_and_train_ppo_share_run_flags_with_their_own_help():
+    """Both tools' ``Args`` inherit the shared flags of ``RunArgs`` (listed by both parsers, with the
+    shared docstring as help); a tool's own docstring for a redeclared flag wins, and each tool
+    names its default run folder by its kind."""
+    from rummy_env.experiments.dataclass_args import RunArgs, field_docs
+    shared = {f.name for f in dataclasses.fields(RunArgs)}
+    assert {"game", "opt", "seed", "run_dir", "hidden", "conv_channels", "torch_threads"} <= shared
+    for tool, own_seed_help in ((imitate, "the held-out split"), (tp, "minibatch order")):
+        assert issubclass(tool.Args, RunArgs)
+        docs = field_docs(tool.Args)
+        assert shared <= set(docs) and own_seed_help in docs["seed"]
+        assert "torch CPU threads" in tool.build_parser().format_help()
+    assert imitate.parse_args(["--game", "tongits_v0"]).output_dir() == os.path.join("runs", "tongits_bc_s1")
+    assert tp.parse_args(["--seed", "3"]).output_dir() == os.path.join("runs", "rummy_ppo_s3")
+    assert tp.parse_args(["--run-dir", "x"]).output_dir() == "x"

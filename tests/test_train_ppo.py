@@ -16,7 +16,7 @@ import torch
 from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, load_ppo_agent, masked_distribution,
                               masked_logits, policy_from_checkpoint)
 from rummy_env.agents.registry import make_agent
-from rummy_env.experiments import train_ppo as tp
+from rummy_env.experiments import measure_policy, train_ppo as tp
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Tiny and fast: 2-player Rummy, one round, short rounds; 64 learner decisions per update.
@@ -222,13 +222,13 @@ def test_eval_only_matches_the_runs_update0_evaluation(tmp_path):
     with ``--init-from`` it plays the trained network; PPOAgent does not read the view."""
     tp.train(_args(tmp_path, "--total-timesteps", "64", "--eval-episodes", "6"))
     first = _rows(tmp_path / "eval.csv")[0]
-    rows = tp.evaluate_only(_args(tmp_path, "--eval-episodes", "6", "--eval-only"))
+    rows = measure_policy.evaluate_only(_args(tmp_path, "--eval-episodes", "6", "--eval-only"))
     (row,) = rows
     assert row["policy"] == "untrained" and row["opponent"] == "random" and row["games"] == 6
     assert row["win_share"] == pytest.approx(float(first["win_share"]), abs=1e-4)
     assert row["par"] == 0.5 and row["ci95_low"] == pytest.approx(row["win_share"] - 1.96 * row["se"], abs=2e-4)
-    trained = tp.evaluate_only(_args(tmp_path, "--eval-episodes", "6", "--eval-only",
-                                     "--init-from", str(tmp_path / "policy.pt")))
+    trained = measure_policy.evaluate_only(_args(tmp_path, "--eval-episodes", "6", "--eval-only",
+                                                 "--init-from", str(tmp_path / "policy.pt")))
     assert trained[0]["policy"].endswith("policy.pt") and trained[0]["games"] == 6
     assert load_ppo_agent(str(tmp_path / "policy.pt"), "rummy").uses_view is False
 
