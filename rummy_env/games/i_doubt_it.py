@@ -156,6 +156,9 @@ class PlayTable:
             DOUBT, PASS, FIRST_PLAY, FIRST_PLAY + p]
         self.play_bits = ((1 << p) - 1) << FIRST_PLAY
         self.ok = [[_bits(self.counts[:, r] <= c) for c in range(m)] for r in range(13)]
+        self.mask_caches = ({}, {})
+        """Play-phase masks by hand (13 rank counts), without and with ``misclaim``; shared by the
+        games using this table, bounded by ``MASK_CACHE_BYTES``."""
 
 
 def _bits(plays_ok: np.ndarray) -> int:
@@ -166,7 +169,6 @@ def _bits(plays_ok: np.ndarray) -> int:
 
 _TABLES: dict[int, PlayTable] = {}
 _GATHERS: dict[int, np.ndarray] = {}
-_MASK_CACHES: dict[tuple[int, bool], dict[tuple[int, ...], np.ndarray]] = {}
 MASK_CACHE_BYTES = 16 << 20
 """Play-phase masks are cached by hand (13 rank counts) per layout, up to about this many bytes."""
 
@@ -287,7 +289,7 @@ class IDoubtItGame:
         self._doubt_mask[DOUBT] = self._doubt_mask[PASS] = 1
         self._doubt_mask.flags.writeable = False
         self._gather = gather_index(n)
-        self._mask_cache = _MASK_CACHES.setdefault((self._m, options.wrong_rank_claims), {})
+        self._mask_cache = self._table.mask_caches[options.wrong_rank_claims]
         self._mask_cache_max = max(16, MASK_CACHE_BYTES // self.num_actions)
         self._order = [tuple((s + i) % n for i in range(1, n)) for s in range(n)]
         self._mask: np.ndarray | None = None

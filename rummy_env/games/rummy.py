@@ -34,6 +34,7 @@ returned seat-relative by one precomputed gather (:class:`BufferLayout`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import deque
 
 import numpy as np
@@ -755,15 +756,6 @@ class RummyGame:
         """Action id of an action text (rummy.md "Action text"); ``ValueError`` naming a bad text."""
         return ACTIONS.text_to_action(text)
 
-    def _event_text(self, e: tuple) -> str:
-        text = _EVENT_TEXT.get(e)
-        if text is None:
-            text = _format_event(e)
-            if len(_EVENT_TEXT) > 50_000:
-                _EVENT_TEXT.clear()
-            _EVENT_TEXT[e] = text
-        return text
-
     def view(self, seat: int) -> dict:
         """What ``seat`` may know (RM-32), per :meth:`rummy_env.base.Game.view`. Built from the
         state directly with memoised texts, so it costs the same early and late in a match."""
@@ -774,12 +766,7 @@ class RummyGame:
         for k, mask in enumerate(self.meld_mask):
             owner = self.meld_owner[k]
             shape = self.meld_shape[k]
-            cards = _MELD_TEXT.get((mask, shape))
-            if cards is None:
-                cards = tuple(CARD_TEXT[c] for c in canonical_order(cards_of(mask), shape))
-                if len(_MELD_TEXT) > 50_000:
-                    _MELD_TEXT.clear()
-                _MELD_TEXT[(mask, shape)] = cards
+            cards = _meld_card_texts(mask, shape)
             layoffs = {}
             for q in range(n):
                 x = front[q] & mask
@@ -788,10 +775,7 @@ class RummyGame:
                         layoffs[t] = q
             melds.append({"index": k, "owner": owner, "cards": list(cards), "layoffs": layoffs})
         legal = [ACTION_TEXT[a] for a in self.legal_mask().view(np.bool_).nonzero()[0].tolist()] if seat == to_play else []
-        try:
-            events = list(map(_EVENT_TEXT.__getitem__, self.events))
-        except KeyError:
-            events = [self._event_text(e) for e in self.events]
+        events = list(map(_format_event, self.events))
         return {
             "game": "rummy_v0", "seat": seat, "num_players": n, "to_play": to_play,
             "phase": "over" if self.done else PHASE_NAMES[self.phase], "done": self.done,
@@ -925,8 +909,16 @@ class RummyGame:
         return g
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _meld_card_texts(mask: int, shape: Meld) -> tuple[str, ...]:
+    """Card texts of a meld in canonical order (memoised: melds repeat from view to view)."""
+    return tuple(CARD_TEXT[c] for c in canonical_order(cards_of(mask), shape))
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def _format_event(e: tuple) -> str:
-    """Text of one event tuple of ``RummyGame.events``."""
+    """Text of one event tuple of ``RummyGame.events`` (memoised: events repeat, so view()
+    formats each one once)."""
     kind = e[0]
     if kind == "deal":
         return f"round {e[1]}: player_{e[2]} deals"
@@ -956,7 +948,3 @@ DEAD_ROUND_REASON = {"max_turns": "the turn limit was reached",
 """Words for the cap that ended a dead round (RM-26), keyed by ``last_round["cap"]``."""
 
 
-_EVENT_TEXT: dict = {}
-"""Memo: event tuple -> text (events repeat, so view() formats each kind of event once)."""
-_MELD_TEXT: dict = {}
-"""Memo: (meld mask, shape) -> card texts in canonical order."""

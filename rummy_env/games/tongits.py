@@ -30,6 +30,7 @@ Where to find what:
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -131,17 +132,12 @@ def _take_pairs(t: int) -> tuple:
 TAKE_PAIRS = tuple(_take_pairs(t) for t in range(52))
 
 
-_DEADWOOD: dict = {}
-
-
+@functools.lru_cache(maxsize=1 << 18)
 def least_deadwood(mask: int) -> int:
     """Least sum of points of the cards of ``mask`` left over when disjoint valid melds are
     taken out (``count_hand_melds=False``, TG-30): exact search, memoised."""
     if not mask:
         return 0
-    r = _DEADWOOD.get(mask)
-    if r is not None:
-        return r
     low = mask & -mask
     best = POINTS_OF_BIT[low] + least_deadwood(mask ^ low)
     for m in MELDS_WITH_CARD[low.bit_length() - 1]:
@@ -149,9 +145,6 @@ def least_deadwood(mask: int) -> int:
             v = least_deadwood(mask ^ m)
             if v < best:
                 best = v
-    if len(_DEADWOOD) > 200_000:
-        _DEADWOOD.clear()
-    _DEADWOOD[mask] = best
     return best
 
 
@@ -160,10 +153,17 @@ def four_ranks(mask: int) -> int:
     return mask & (mask >> 13) & (mask >> 26) & (mask >> 39) & SUIT_BITS
 
 
-_EVENT_TEXT: dict = {}
-"""Memo: event tuple (hand_index, seat, what, arg) -> text."""
-_MELD_TEXT: dict = {}
-"""Memo: (meld mask, kind) -> card texts in canonical order."""
+@functools.lru_cache(maxsize=1 << 16)
+def event_text(e: tuple) -> str:
+    """Text of an event tuple (hand_index, seat, what, arg) (memoised: events repeat from view to view)."""
+    _, seat, what, arg = e
+    return f"player_{seat} {what}" + (f" {arg}" if arg else "")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def meld_card_texts(mask: int, kind: int) -> tuple[str, ...]:
+    """Card texts of a meld: a set by suit, a run by rank (memoised)."""
+    return tuple(CARD_TEXT[c] for c in sorted(cards_of(mask), key=(SUIT_OF if kind == 0 else RANK_OF).__getitem__))
 
 
 # ---- observation layout (documented in tongits_v0's docstring) ------------------------------
@@ -1000,27 +1000,7 @@ class TongitsGame:
 
     @staticmethod
     def _meld_texts(m: list) -> list:
-        key = (m[1], m[3])
-        texts = _MELD_TEXT.get(key)
-        if texts is None:
-            cards = cards_of(m[1])
-            if m[3] == 0:
-                cards.sort(key=lambda c: SUIT_OF[c])
-            else:
-                cards.sort(key=lambda c: RANK_OF[c])
-            texts = _MELD_TEXT[key] = tuple(CARD_TEXT[c] for c in cards)
-        return list(texts)
-
-    @staticmethod
-    def _event_text(e) -> str:
-        text = _EVENT_TEXT.get(e)
-        if text is None:
-            _, seat, what, arg = e
-            text = f"player_{seat} {what}" + (f" {arg}" if arg else "")
-            if len(_EVENT_TEXT) > 50_000:
-                _EVENT_TEXT.clear()
-            _EVENT_TEXT[e] = text
-        return text
+        return list(meld_card_texts(m[1], m[3]))
 
     def view(self, seat: int) -> dict:
         """Structured view of what ``seat`` may know (base.py ``Game.view``); others' secrets
@@ -1035,10 +1015,7 @@ class TongitsGame:
             hidden = m[2] and m[0] != seat
             melds.append({"index": k, "owner": m[0], "secret": m[2],
                           "cards": ["??"] * 4 if hidden else meld_texts(m)})
-        try:
-            events = list(map(_EVENT_TEXT.__getitem__, self.events))
-        except KeyError:
-            events = [self._event_text(e) for e in self.events]
+        events = list(map(event_text, self.events))
         known = self.known
         last_hand = self._last_hand_view()
         v = {
