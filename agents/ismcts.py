@@ -47,6 +47,8 @@ import time
 
 import numpy as np
 
+from rummy_env.validate import check_int, check_number
+
 from .base import Agent
 
 ROLLOUTS = ("random", "heuristic")
@@ -76,17 +78,14 @@ class ISMCTSAgent(Agent):
                  rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ismcts needs a budget: iterations, seconds or both")
-        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
-                                       or iterations < 1):
-            raise ValueError(f"ismcts iterations must be an int >= 1, got {iterations!r}")
-        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0 and math.isfinite(seconds)):
-            raise ValueError(f"ismcts seconds must be a number > 0, got {seconds!r}")
+        if iterations is not None:
+            check_int("ismcts iterations", iterations, lo=1)
+        if seconds is not None:
+            check_number("ismcts seconds", seconds, strict=True)
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
-        if not (isinstance(exploration, (int, float)) and exploration >= 0 and math.isfinite(exploration)):
-            raise ValueError(f"ismcts exploration constant c must be a number >= 0, got {exploration!r}")
-        if not (isinstance(bias, (int, float)) and bias >= 0 and math.isfinite(bias)):
-            raise ValueError(f"ismcts bias must be a number >= 0, got {bias!r}")
+        check_number("ismcts exploration constant c", exploration)
+        check_number("ismcts bias", bias)
         self.game_name = game
         self.iterations = iterations
         self.seconds = seconds
@@ -111,12 +110,9 @@ class ISMCTSAgent(Agent):
         self.env = env
         self.rule_agents = []
         if self.rollout == "heuristic" or self.bias > 0:
-            from .registry import heuristic_class
-            cls = heuristic_class(self.game_name)
-            for s in range(len(env.possible_agents)):
-                agent = cls()
-                agent.reset(s, int(self.rng.integers(2**31)))
-                self.rule_agents.append(agent)
+            from .registry import heuristic_class, rule_based_agents
+            self.rule_agents = rule_based_agents(heuristic_class(self.game_name), len(env.possible_agents),
+                                                 self.rng)
 
     # -- deciding ---------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:

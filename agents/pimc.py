@@ -36,6 +36,8 @@ import math
 
 import numpy as np
 
+from rummy_env.validate import check_int, check_number
+
 from .base import Agent
 
 DEFAULT_WORLDS = 16
@@ -54,11 +56,9 @@ class PIMCAgent(Agent):
     def __init__(self, game: str, worlds: int = DEFAULT_WORLDS, screen: int = DEFAULT_SCREEN,
                  candidates: int = DEFAULT_CANDIDATES, z: float = DEFAULT_Z, points: float = DEFAULT_POINTS) -> None:
         for name, value, low in (("worlds", worlds, 2), ("screen", screen, 1), ("candidates", candidates, 2)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise ValueError(f"pimc {name} must be an int >= {low}, got {value!r}")
-        for name, value in (("z", z), ("points", points)):
-            if not (isinstance(value, (int, float)) and value >= 0 and math.isfinite(value)):
-                raise ValueError(f"pimc {name} must be a number >= 0, got {value!r}")
+            check_int(f"pimc {name}", value, lo=low)
+        check_number("pimc z", z)
+        check_number("pimc points", points)
         from .registry import heuristic_class
         self.rule_class = heuristic_class(game)
         self.worlds = worlds
@@ -81,12 +81,9 @@ class PIMCAgent(Agent):
     def bind(self, env) -> None:
         """The raw env whose game this agent plays (after ``reset`` and ``env.reset``); builds one
         rule-based agent per seat, for the rule-based move and the rollouts."""
+        from .registry import rule_based_agents
         self.env = env
-        self.rule_agents = []
-        for s in range(len(env.possible_agents)):
-            agent = self.rule_class()
-            agent.reset(s, int(self.rng.integers(2**31)))
-            self.rule_agents.append(agent)
+        self.rule_agents = rule_based_agents(self.rule_class, len(env.possible_agents), self.rng)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         legal = np.flatnonzero(action_mask)

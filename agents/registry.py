@@ -46,6 +46,17 @@ def heuristic_class(game: str) -> type[Agent]:
     return getattr(importlib.import_module(module_name), class_name)
 
 
+def rule_based_agents(cls: type[Agent], num_seats: int, rng) -> list[Agent]:
+    """One rule-based agent (class ``cls``, see :func:`heuristic_class`) per seat, each reset for
+    its seat with a seed drawn from the generator ``rng``: the search agents' rule-based seats."""
+    agents = []
+    for seat in range(num_seats):
+        agent = cls()
+        agent.reset(seat, int(rng.integers(2**31)))
+        agents.append(agent)
+    return agents
+
+
 def check_agent_spec(spec: str, game: str) -> None:
     """Raise ``ValueError`` if ``spec`` cannot give an agent for ``game``, without building it
     (a ``ppo:`` spec is checked for an existing file but not loaded)."""

@@ -20,6 +20,7 @@ holds it::
 from __future__ import annotations
 
 import functools
+import math
 from typing import Iterable
 
 import numpy as np
@@ -41,6 +42,15 @@ def check_int(name: str, value, lo: int | None = None, hi: int | None = None, wh
             f" <= {hi}" if hi is not None else "")
         raise ValueError(f"{name} must be {what}{bounds}, got {value!r}")
     return int(value)
+
+
+def check_number(name: str, value, lo: float = 0.0, strict: bool = False) -> float:
+    """``value`` as a ``float`` if it is a finite real number ``>= lo`` (``> lo`` when ``strict``);
+    otherwise ``ValueError``: "``name`` must be a number >= lo, got ...". """
+    real = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    if not (real and math.isfinite(value) and (value > lo if strict else value >= lo)):
+        raise ValueError(f"{name} must be a number {'>' if strict else '>='} {lo:g}, got {value!r}")
+    return float(value)
 
 
 def check_bool(name: str, value) -> bool:

@@ -121,3 +121,14 @@ def test_pack_tally_lists_every_card_at_most_as_often_as_the_pack_holds_it():
     full = PackTally(make_pack(2, 1))
     full.take("stock", ["AC", "2C"] * 2)
     assert len(full.unlisted()) == 105 - 4
+
+
+def test_check_number_takes_finite_reals_above_the_bound():
+    from rummy_env.validate import check_number
+    assert check_number("c", 0) == 0.0 and check_number("c", np.float32(1.5)) == 1.5
+    assert check_number("s", 0.25, strict=True) == 0.25
+    for bad in (-0.1, float("nan"), float("inf"), True, "1", None):
+        with pytest.raises(ValueError, match=r"c must be a number >= 0, got"):
+            check_number("c", bad)
+    with pytest.raises(ValueError, match=r"s must be a number > 0, got 0"):
+        check_number("s", 0, strict=True)
