@@ -37,11 +37,14 @@ SPECS = {
 }
 
 
-def measure(game: str, spec: str, deals: int, decisions: int) -> dict:
+def measure(game: str, spec: str, deals: int, decisions: int, options: dict | None = None) -> dict:
     """Iterations per second of ``spec`` over the first ``decisions`` searched decisions of seat 0
-    in ``deals`` deals (seeds 0..deals-1)."""
-    env = make_raw_env(game, **SCORING_UNITS[game])
-    iterations, seconds = 0, 0.0
+    in ``deals`` deals (seeds 0..deals-1), under ``options`` (default: the game's scoring unit).
+    ``decisions`` counts the decisions searched: fewer than ``deals * decisions`` when an episode
+    ends first."""
+    options = SCORING_UNITS[game] if options is None else options
+    env = make_raw_env(game, **options)
+    iterations, seconds, searched_total = 0, 0.0, 0
     for seed in range(deals):
         env.reset(seed=seed)
         agents = [make_agent(spec if s == 0 else "heuristic", game) for s in range(len(env.possible_agents))]
@@ -59,8 +62,10 @@ def measure(game: str, spec: str, deals: int, decisions: int) -> dict:
                 iterations += agents[0].last_iterations
                 searched += 1
             env.step(action)
-    return {"game": game, "spec": spec, "options": SCORING_UNITS[game], "decisions": deals * decisions,
-            "iterations": iterations, "seconds": seconds, "iterations_per_s": iterations / seconds}
+        searched_total += searched
+    return {"game": game, "spec": spec, "options": options, "decisions": searched_total,
+            "iterations": iterations, "seconds": seconds, "iterations_per_s": iterations / seconds,
+            "iterations_per_decision": iterations / searched_total}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,7 +81,6 @@ def main(argv: list[str] | None = None) -> int:
         for spec in (s for s in specs if any(w in f"{game} {s}" for w in wanted)):
             row = measure(game, spec, args.deals, args.decisions)
             print(f"{game:15s} {spec:36s} {row['iterations_per_s']:8.1f} iterations/s", flush=True)
-            row["iterations_per_decision"] = row["iterations"] / row["decisions"]
             rows.append(row)
     io.write_json(args.out, {"rates": rows, "load_average_1min_at_end": os.getloadavg()[0],
                              "cpu_count": os.cpu_count(), **io.provenance()})
