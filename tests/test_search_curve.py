@@ -1,0 +1,32 @@
+"""The win-share-against-budget curve of a search agent (issue 16): experiments/search_curve.py."""
+from __future__ import annotations
+
+import json
+
+from rummy_env.experiments.search_curve import main
+
+
+def test_curve_records_every_point_and_plots_it(tmp_path):
+    """Two budgets in one-hand Tongits: the JSON has one point per spec with its win share, CI, par,
+    measured rollouts per decision and tournament file, plus provenance; the PNG is written."""
+    out, png = tmp_path / "tongits.json", tmp_path / "tongits.png"
+    assert main(["--game", "tongits", "--specs", "pimc:2:screen=1,pimc:4:screen=1", "--games", "3",
+                 "--seed", "7", "--rate-deals", "1", "--option", "hands_per_match=1",
+                 "--out", str(out), "--png", str(png)]) == 0
+    curve = json.loads(out.read_text())
+    assert curve["game"] == "tongits" and curve["options"] == {"hands_per_match": 1} and curve["seed"] == 7
+    assert {"git_commit", "dirty", "command"} <= curve.keys()
+    assert [p["spec"] for p in curve["points"]] == ["pimc:2:screen=1", "pimc:4:screen=1"]
+    for point in curve["points"]:
+        assert point["games"] == 3 and point["par"] == 1 / 3
+        lo, hi = point["win_share_ci"]
+        assert 0 <= lo <= point["win_share"] <= hi <= 1
+        # a searched decision plays at least two moves in one world: counting decisions the
+        # episodes never had (measure's old deals * decisions) would give far fewer
+        assert point["rollouts_per_decision"] >= 2 and point["budget_measure"]["decisions"] > 0
+        assert point["wall_s"] > 0 and set(point["load_average_1min"]) == {"start", "end"}
+        tournament = json.loads(open(point["results_json"]).read())
+        assert tournament["agents"] == [point["spec"], "heuristic", "heuristic"]
+    low, high = curve["points"]
+    assert low["rollouts_per_decision"] < high["rollouts_per_decision"]
+    assert png.read_bytes().startswith(b"\x89PNG")
