@@ -15,6 +15,15 @@ At each of its decisions with more than one legal action:
 - **Value** of a rollout: the seat's win credit under the tournament's rule (1 for the highest
   return from the decision on, ties split) plus ``points`` times its return, so that among equally
   winning moves the one that scores more is preferred.
+- **Truncated rollouts** (``value=ppo``, for the long games, where one whole rule-based rollout
+  costs 0.2-1 s): a rollout stops after ``depth`` further steps (or at the end of the episode), and
+  its value is the seat's *episode return*, not win credit: the rewards collected so far plus,
+  at a cut-off, the value head of the game's committed PPO policy
+  (``checkpoints/<game>/policy_fp16.pt``, loaded once per agent) on the seat's observation in that
+  world, one batched forward per set of worlds. The value head learned the return of the reward
+  mode it was trained with (e.g. Contract Rummy's ``win_loss``), so ``bind`` refuses an env whose
+  ``reward_mode`` or observation differs from the checkpoint's; a rollout that reaches the end
+  scores the same return, so cut-off and whole rollouts are on one scale.
 - **Screen, then test.** ``screen`` worlds rank every legal action (at most ``candidates`` of
   them: the rule-based move and the others in a random order); the best challenger then plays
   against the rule-based move on ``worlds`` fresh worlds, and it is played only when its mean
@@ -28,7 +37,7 @@ real game only through ``determinize`` and the seat's own observation, mask and 
 from the seat's information alone (tests/test_ismcts.py re-deals the hidden cards and checks the
 choice). Harnesses hand it the raw env with ``bind(env)`` after ``reset``, as for ISMCTS.
 
-This module's spec is ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P]``.
+This module's spec is ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo[:depth=D]]``.
 """
 from __future__ import annotations
 
@@ -36,7 +45,7 @@ import math
 
 import numpy as np
 
-from rummy_env.validate import check_int, check_number
+from rummy_env.validate import check_choice, check_int, check_number
 
 from .base import Agent
 
@@ -45,6 +54,11 @@ DEFAULT_SCREEN = 4
 DEFAULT_CANDIDATES = 8
 DEFAULT_Z = 1.0
 DEFAULT_POINTS = 0.0
+BASES = ("heuristic", "ppo")
+"""Who chooses the default move: the rule-based agent, or the committed PPO policy (greedy)."""
+VALUES = ("rollout", "ppo")
+"""What scores a rollout: win credit at the end of the episode, or the episode return with the PPO
+value head at a cut-off."""
 
 
 class PIMCAgent(Agent):
@@ -54,13 +68,36 @@ class PIMCAgent(Agent):
     uses_view = True
 
     def __init__(self, game: str, worlds: int = DEFAULT_WORLDS, screen: int = DEFAULT_SCREEN,
-                 candidates: int = DEFAULT_CANDIDATES, z: float = DEFAULT_Z, points: float = DEFAULT_POINTS) -> None:
-        for name, value, low in (("worlds", worlds, 2), ("screen", screen, 1), ("candidates", candidates, 2)):
-            check_int(f"pimc {name}", value, lo=low)
+                 candidates: int = DEFAULT_CANDIDATES, z: float = DEFAULT_Z, points: float = DEFAULT_POINTS,
+                 value: str = "rollout", depth: int | None = None, base: str = "heuristic") -> None:
+        for name, number, low in (("worlds", worlds, 2), ("screen", screen, 1), ("candidates", candidates, 2)):
+            check_int(f"pimc {name}", number, lo=low)
         check_number("pimc z", z)
         check_number("pimc points", points)
+        check_choice("pimc value", value, VALUES)
+        check_choice("pimc base", base, BASES)
+        if depth is not None:
+            check_int("pimc depth", depth, lo=1)
+            if value != "ppo":
+                raise ValueError("pimc depth needs value=ppo: a rollout cut off before the end needs a value")
         from .registry import heuristic_class
+        self.game = game
         self.rule_class = heuristic_class(game)
+        self.value = value
+        self.depth = depth
+        self.checkpoint = None
+        """(path, checkpoint dict) of the committed PPO policy (``value=ppo`` or ``base=ppo``)"""
+        self.net = None
+        self.base_agent = None
+        """the greedy PPO agent choosing the default move (``base=ppo``); None: the rule-based agent"""
+        if "ppo" in (value, base):
+            import torch
+            from .ppo_agent import PPOAgent, committed_checkpoint, policy_from_checkpoint
+            path = committed_checkpoint(game)
+            self.checkpoint = (path, torch.load(path, map_location="cpu", weights_only=True))
+            self.net = policy_from_checkpoint(self.checkpoint[1])
+            if base == "ppo":
+                self.base_agent = PPOAgent(self.net, greedy=True, game=game)
         self.worlds = worlds
         self.screen = screen
         self.candidates = candidates
@@ -80,8 +117,13 @@ class PIMCAgent(Agent):
 
     def bind(self, env) -> None:
         """The raw env whose game this agent plays (after ``reset`` and ``env.reset``); builds one
-        rule-based agent per seat, for the rule-based move and the rollouts."""
+        rule-based agent per seat, for the rule-based move and the rollouts. With the PPO policy,
+        ``ValueError`` when the env's observation differs from the checkpoint's
+        (:func:`rummy_env.agents.ppo_agent.check_options`) or, with ``value=ppo``, its ``reward_mode``
+        does (the value head would estimate another return than the rollouts collect)."""
         from .registry import rule_based_agents
+        if self.checkpoint is not None:
+            self._check_checkpoint_options(env)
         self.env = env
         self.rule_agents = rule_based_agents(self.rule_class, len(env.possible_agents), self.rng)
 
@@ -90,7 +132,8 @@ class PIMCAgent(Agent):
         self.last_iterations, self.last_deviated = 0, False
         if self.env is None:
             raise ValueError("pimc searches the engine: call agent.bind(raw_env) after env.reset()")
-        rule = int(self.rule_agents[self.seat].act(observation, action_mask.copy(), view))
+        base = self.rule_agents[self.seat] if self.base_agent is None else self.base_agent
+        rule = int(base.act(observation, action_mask.copy(), view))
         if len(legal) == 1:
             return rule
         game = self.env.game
@@ -115,47 +158,84 @@ class PIMCAgent(Agent):
         self.last_deviated = mean > 0 and mean > self.z * error
         return challenger if self.last_deviated else rule
 
+    def _check_checkpoint_options(self, env) -> None:
+        import dataclasses
+        from rummy_env.registry import make_raw_env
+        from .ppo_agent import check_options
+        path, data = self.checkpoint
+        trained = make_raw_env(self.game, **data.get("options", {})).options.reward_mode
+        if self.value == "ppo" and env.options.reward_mode != trained:
+            raise ValueError(f"pimc value=ppo: the {self.game} checkpoint {path!r} learned the return of "
+                             f"reward_mode={trained!r}; this env has reward_mode={env.options.reward_mode!r} "
+                             f"(play it with --option reward_mode={trained})")
+        check_options(path, data, self.game, dataclasses.asdict(env.options))
+
     def _values(self, game, actions: list[int], worlds: int) -> np.ndarray:
         """Rollout values, one row per sampled world and one column per action (each action played
-        in a copy of the same world)."""
+        in a copy of the same world); the rollouts cut off at the depth get the value head's
+        estimate added in one batched forward."""
         values = np.empty((worlds, len(actions)))
+        cut_cells, cut_observations = [], []
         for w in range(worlds):
             world = game.determinize(self.seat, self.rng)
             for i, action in enumerate(actions):
-                values[w, i] = self._rollout(world.clone(), action)
+                values[w, i], observation = self._rollout(world.clone(), action)
+                if observation is not None:
+                    cut_cells.append((w, i))
+                    cut_observations.append(observation)
+        if cut_observations:
+            rows, cols = zip(*cut_cells)
+            values[rows, cols] += self._value_head(np.stack(cut_observations))
         self.last_iterations += worlds * len(actions)
         return values
 
-    def _rollout(self, world, action: int) -> float:
-        """The seat's value after playing ``action`` in ``world`` and the rule-based agents to the end."""
+    def _value_head(self, observations: np.ndarray) -> np.ndarray:
+        import torch
+        with torch.inference_mode():
+            return self.net.value(torch.as_tensor(observations, dtype=torch.float32)).numpy()
+
+    def _rollout(self, world, action: int) -> tuple[float, np.ndarray | None]:
+        """The seat's value after playing ``action`` in ``world`` and the rule-based agents after
+        it, to the end of the episode or for ``depth`` further steps; with the seat's observation
+        when cut off there (its value head estimate is still to be added), else None."""
         returns = np.zeros(len(self.rule_agents))
         rewards = world.step(action)
+        steps_left = -1 if self.depth is None else self.depth
         while True:
             if rewards is not None:
                 returns += rewards
             if world.done:
                 break
+            if steps_left == 0:
+                return float(returns[self.seat]), world.observation(self.seat)
+            steps_left -= 1
             s = world.current_player
             mask = world.legal_mask()
             rewards = world.step(int(self.rule_agents[s].act(world.observation(s), mask.copy(), world.view(s))))
+        if self.value == "ppo":
+            return float(returns[self.seat]), None
         best = returns.max()
         win = 1.0 / np.count_nonzero(returns == best) if returns[self.seat] == best else 0.0
-        return win + self.points * float(returns[self.seat])
+        return win + self.points * float(returns[self.seat]), None
 
 
 def parse_pimc_spec(spec: str) -> dict:
-    """Keyword arguments of :class:`PIMCAgent` from ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P]``
-    (``W`` test worlds per decision); ``ValueError`` names anything malformed."""
+    """Keyword arguments of :class:`PIMCAgent` from
+    ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=V][:depth=D]`` (``W`` test worlds per
+    decision); ``ValueError`` names anything malformed."""
     from .ismcts import _spec_number
     parts = spec.split(":")
     if parts[0] != "pimc":
         raise ValueError(f"not a pimc spec: {spec!r}")
-    kinds = {"screen": int, "candidates": int, "z": float, "points": float}
+    kinds = {"screen": int, "candidates": int, "z": float, "points": float, "depth": int, "value": str,
+             "base": str}
     kwargs: dict = {}
     for part in parts[1:]:
         key, sep, value = part.partition("=")
         if not sep:
             kwargs["worlds"] = _spec_number(spec, part, int)
+        elif kinds.get(key) is str:
+            kwargs[key] = value
         elif key in kinds:
             kwargs[key] = _spec_number(spec, value, kinds[key])
         else:

@@ -99,7 +99,9 @@ def test_same_seed_same_choice(game):
 # The search-improved rule-based agent (agents/pimc.py) rolls out whole episodes with the rule-based
 # agents: a few milliseconds in Rummy and Tongits, up to a second in the other games.
 INFORMATION_CASES = [(game, "ismcts:12") for game in GAMES] + [
-    ("rummy", "pimc:6:screen=2:candidates=4"), ("tongits", "pimc:6:screen=2:candidates=4")]
+    ("rummy", "pimc:6:screen=2:candidates=4"), ("tongits", "pimc:6:screen=2:candidates=4"),
+    ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4"),
+    ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo")]
 
 
 @pytest.mark.parametrize("game,spec", INFORMATION_CASES)
@@ -218,9 +220,58 @@ def test_pimc_specs():
     agent = make_agent("pimc:10", "tongits")
     assert (agent.worlds, agent.screen, agent.candidates) == (10, 4, 8)
     for bad, words in [("pimc:1", "worlds must be an int >= 2"), ("pimc:8:candidates=1", "candidates must be"),
-                       ("pimc:8:depth=2", "unknown key"), ("pimc:x", "'x' is not an integer")]:
+                       ("pimc:8:lead=2", "unknown key"), ("pimc:x", "'x' is not an integer"),
+                       ("pimc:8:depth=2", "depth needs value=ppo"), ("pimc:8:value=net", "value must be one of"),
+                       ("pimc:8:value=ppo:depth=0", "depth must be an int >= 1"),
+                       ("pimc:8:value=ppo:depth=2.5", "'2.5' is not an integer"),
+                       ("pimc:8:base=random", "base must be one of")]:
         with pytest.raises(ValueError, match=words):
             check_agent_spec(bad, "rummy")
+    assert parse_pimc_spec("pimc:6:value=ppo:depth=8:base=ppo") == {
+        "worlds": 6, "value": "ppo", "depth": 8, "base": "ppo"}
+    agent = make_agent("pimc:6:value=ppo:depth=8", "contract_rummy")
+    assert (agent.value, agent.depth, agent.base_agent) == ("ppo", 8, None)
+
+
+# Contract Rummy's committed policy was trained on one deal, 4 seats, win_loss rewards.
+CONTRACT_RUMMY_VALUE_UNIT = {"deals": [1], "reward_mode": "win_loss"}
+
+
+def test_pimc_value_ppo_refuses_another_return_or_observation():
+    """The value head estimates the return it was trained on: another reward_mode or another
+    observation size (3 seats) is refused at bind."""
+    agent = make_agent("pimc:4:value=ppo:depth=4", "contract_rummy")
+    agent.reset(0, 1)
+    for options, words in [({"deals": [1]}, "reward_mode='win_loss'"),
+                           ({**CONTRACT_RUMMY_VALUE_UNIT, "num_players": 3}, "takes observations of")]:
+        env = make_raw_env("contract_rummy", **options)
+        env.reset(seed=1)
+        with pytest.raises(ValueError, match=words):
+            agent.bind(env)
+
+
+def test_truncated_rollout_never_steps_past_depth():
+    """A rollout with depth=D steps the world at most 1 + D times (the candidate move and D
+    more) and, cut off, returns the seat's observation for the value head; the value of a
+    set of worlds is the collected return plus that head's estimate."""
+    env = make_raw_env("contract_rummy", **CONTRACT_RUMMY_VALUE_UNIT)
+    env.reset(seed=3)
+    seat = env.game.current_player
+    agent = make_agent("pimc:4:value=ppo:depth=5", "contract_rummy")
+    agent.reset(seat, 0)
+    agent.bind(env)
+    legal = np.flatnonzero(env.game.legal_mask())
+    for trial in range(6):
+        world = env.game.determinize(seat, np.random.default_rng(trial))
+        steps = []
+        world_step = world.step
+        world.step = lambda action: steps.append(action) or world_step(action)
+        collected, observation = agent._rollout(world, int(legal[trial % len(legal)]))
+        assert len(steps) == 1 + 5 and not world.done
+        assert observation is not None and np.array_equal(observation, world.observation(seat))
+        assert collected == 0.0  # one deal: no reward before it ends
+    values = agent._values(env.game, [int(legal[0])], 3)
+    assert values.shape == (3, 1) and np.all(np.abs(values) < 2)
 
 
 def test_pimc_that_peeks_is_caught():
@@ -228,6 +279,6 @@ def test_pimc_that_peeks_is_caught():
     determinize) chooses differently in some re-dealt world."""
     class Peeking(PIMCAgent):
         def _values(self, game, actions, worlds):
-            return np.array([[self._rollout(game.clone(), a) for a in actions] for _ in range(worlds)])
+            return np.array([[self._rollout(game.clone(), a)[0] for a in actions] for _ in range(worlds)])
 
     assert redealt_choice_changes(lambda: Peeking("tongits", worlds=6, screen=2, candidates=4), 300, 4) > 0
