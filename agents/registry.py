@@ -11,7 +11,9 @@ Specs:
   with ``agent.bind(env)``.
 - ``pimc``, ``pimc:W``, ``pimc:W:screen=S:candidates=K:z=Z``: the search-improved rule-based agent
   :class:`rummy_env.agents.pimc.PIMCAgent` (determinized flat Monte Carlo over a few candidates, see
-  :func:`rummy_env.agents.pimc.parse_pimc_spec`); bound like ``ismcts``.
+  :func:`rummy_env.agents.pimc.parse_pimc_spec`); bound like ``ismcts``. ``value=ppo:depth=D``
+  cuts rollouts off after D steps and scores them with the committed PPO value head; ``base=ppo``
+  makes the PPO policy's move the default one.
 - ``ppo:PATH``: a trained policy, ``rummy_env.agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
   only then).
 - ``ppo``: the game's committed best policy, ``checkpoints/<game>/policy_fp16.pt`` of the repository
