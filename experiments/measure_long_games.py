@@ -1,0 +1,93 @@
+"""What a search budget costs in the three long games (issue 16): Contract Rummy (one deal),
+I Doubt It and Ginny-O (whole games). With the rule-based agent in every seat: steps per game,
+decisions per game of seat 0 (all, and those with two or more legal actions: the ones pimc
+searches) and seconds per step (choosing and stepping, view included); then seconds and rollouts
+per searched decision of the truncated-rollout ``pimc`` specs (:func:`measure_ismcts.measure`,
+one seat searching, on each game's scoring unit with the reward mode its PPO value head learned).
+
+    python -m rummy_env.experiments.measure_long_games --games 10 \
+        --out docs/results/search/long_games_cost.json
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+from rummy_env.agents.registry import make_agent
+from rummy_env.registry import make_raw_env
+
+from . import io
+from .measure_ismcts import measure
+
+# Each game's scoring unit, with the reward_mode of its committed PPO checkpoint (the default one
+# except Contract Rummy's, trained with win_loss: the same winners as points, another return).
+VALUE_UNITS = {
+    "contract_rummy": {"deals": [1], "reward_mode": "win_loss"},
+    "i_doubt_it": {},
+    "ginny_o": {},
+}
+SPECS = {
+    "contract_rummy": ["pimc:4:screen=1:candidates=3:value=ppo:depth=4",
+                       "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo"],
+    "i_doubt_it": ["pimc:4:screen=1:candidates=3:value=ppo:depth=2", "pimc:4:screen=1:candidates=3:value=ppo:depth=4"],
+    "ginny_o": ["pimc:4:screen=1:candidates=3:value=ppo:depth=1", "pimc:4:screen=1:candidates=3:value=ppo:depth=4"],
+}
+
+
+def rule_based_cost(game: str, games: int, first_seed: int) -> dict:
+    """Steps, seat-0 decisions and seconds per step over ``games`` rule-based games."""
+    env = make_raw_env(game, **VALUE_UNITS[game])
+    steps = decisions = searched = 0
+    seconds = 0.0
+    for seed in range(first_seed, first_seed + games):
+        env.reset(seed=seed)
+        game_state = env.game
+        agents = [make_agent("heuristic", game) for _ in env.possible_agents]
+        for seat, agent in enumerate(agents):
+            agent.reset(seat, seed)
+        start = time.perf_counter()
+        while not game_state.done:
+            seat = game_state.current_player
+            mask = game_state.legal_mask()
+            if seat == 0:
+                decisions += 1
+                searched += np.count_nonzero(mask) > 1
+            game_state.step(int(agents[seat].act(game_state.observation(seat), mask.copy(), game_state.view(seat))))
+            steps += 1
+        seconds += time.perf_counter() - start
+    return {"game": game, "options": VALUE_UNITS[game], "games": games, "first_seed": first_seed,
+            "steps_per_game": steps / games, "seat0_decisions_per_game": decisions / games,
+            "seat0_searched_decisions_per_game": searched / games, "seconds_per_step": seconds / steps,
+            "seconds_per_game": seconds / games}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="rule-based games per game (cost of a step)")
+    parser.add_argument("--seed", type=int, default=500000, help="first deal seed")
+    parser.add_argument("--deals", type=int, default=2, help="deals per spec (search cost)")
+    parser.add_argument("--decisions", type=int, default=20, help="searched decisions per deal")
+    parser.add_argument("--out", default="runs/long_games_cost.json")
+    args = parser.parse_args(argv)
+    costs, rates = [], []
+    for game, specs in SPECS.items():
+        cost = rule_based_cost(game, args.games, args.seed)
+        print(f"{game:15s} {cost['steps_per_game']:7.1f} steps/game {cost['seat0_searched_decisions_per_game']:6.1f} "
+              f"searched decisions/game {1e3 * cost['seconds_per_step']:6.3f} ms/step", flush=True)
+        costs.append(cost)
+        for spec in specs:
+            rate = measure(game, spec, args.deals, args.decisions, VALUE_UNITS[game])
+            rate["seconds_per_decision"] = rate["seconds"] / rate["decisions"]
+            print(f"{game:15s} {spec:50s} {rate['seconds_per_decision']:.4f} s/decision "
+                  f"{rate['iterations_per_decision']:.1f} rollouts/decision", flush=True)
+            rates.append(rate)
+    io.write_json(args.out, {"rule_based": costs, "search": rates, "load_average_1min_at_end": os.getloadavg()[0],
+                             "cpu_count": os.cpu_count(), **io.provenance()})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
