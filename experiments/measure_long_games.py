@@ -3,7 +3,8 @@ I Doubt It and Ginny-O (whole games). With the rule-based agent in every seat: s
 decisions per game of seat 0 (all, and those with two or more legal actions: the ones pimc
 searches) and seconds per step (choosing and stepping, view included); then seconds and rollouts
 per searched decision of the truncated-rollout ``pimc`` specs (:func:`measure_ismcts.measure`,
-one seat searching, on each game's scoring unit with the reward mode its PPO value head learned).
+one seat searching, on each game's scoring unit with the reward mode its PPO value head learned);
+and how well that value head predicts seat 0's return in the same rule-based games.
 
     python -m rummy_env.experiments.measure_long_games --games 10 \
         --out docs/results/search/long_games_cost.json
@@ -64,6 +65,41 @@ def rule_based_cost(game: str, games: int, first_seed: int) -> dict:
             "seconds_per_game": seconds / games}
 
 
+def value_calibration(game: str, games: int, first_seed: int) -> dict:
+    """How well the committed PPO value head predicts seat 0's episode return in rule-based games:
+    its estimate on seat 0's observation at each of its decisions against the return it then got
+    (correlation, mean squared error, and the squared error of always predicting the mean)."""
+    import torch
+
+    from rummy_env.agents.ppo_agent import committed_checkpoint, load_ppo_agent
+    net = load_ppo_agent(committed_checkpoint(game), game, options=VALUE_UNITS[game]).net
+    env = make_raw_env(game, **VALUE_UNITS[game])
+    estimates, outcomes = [], []
+    for seed in range(first_seed, first_seed + games):
+        env.reset(seed=seed)
+        agents = [make_agent("heuristic", game) for _ in env.possible_agents]
+        for seat, agent in enumerate(agents):
+            agent.reset(seat, seed)
+        observations, episode_return = [], 0.0
+        while not env.game.done:
+            seat = env.game.current_player
+            if seat == 0:
+                observations.append(env.game.observation(0))
+            rewards = env.game.step(int(agents[seat].act(env.game.observation(seat), env.game.legal_mask().copy(),
+                                                         env.game.view(seat))))
+            if rewards is not None:
+                episode_return += float(rewards[0])
+        with torch.inference_mode():
+            estimates += net.value(torch.as_tensor(np.stack(observations))).tolist()
+        outcomes += [episode_return] * len(observations)
+    estimates, outcomes = np.array(estimates), np.array(outcomes)
+    return {"game": game, "games": games, "first_seed": first_seed, "decisions": len(outcomes),
+            "correlation": float(np.corrcoef(estimates, outcomes)[0, 1]),
+            "mean_squared_error": float(np.mean((estimates - outcomes) ** 2)),
+            "variance_of_return": float(np.var(outcomes)), "mean_estimate": float(estimates.mean()),
+            "mean_return": float(outcomes.mean())}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="rule-based games per game (cost of a step)")
@@ -72,8 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=20, help="searched decisions per deal")
     parser.add_argument("--out", default="runs/long_games_cost.json")
     args = parser.parse_args(argv)
-    costs, rates = [], []
+    costs, rates, values = [], [], []
     for game, specs in SPECS.items():
+        value = value_calibration(game, args.games, args.seed)
+        print(f"{game:15s} value head: correlation {value['correlation']:.3f} with the return, squared error "
+              f"{value['mean_squared_error']:.3f} (variance {value['variance_of_return']:.3f})", flush=True)
+        values.append(value)
         cost = rule_based_cost(game, args.games, args.seed)
         print(f"{game:15s} {cost['steps_per_game']:7.1f} steps/game {cost['seat0_searched_decisions_per_game']:6.1f} "
               f"searched decisions/game {1e3 * cost['seconds_per_step']:6.3f} ms/step", flush=True)
@@ -84,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{game:15s} {spec:50s} {rate['seconds_per_decision']:.4f} s/decision "
                   f"{rate['iterations_per_decision']:.1f} rollouts/decision", flush=True)
             rates.append(rate)
-    io.write_json(args.out, {"rule_based": costs, "search": rates, "load_average_1min_at_end": os.getloadavg()[0],
+    io.write_json(args.out, {"rule_based": costs, "value_head": values, "search": rates, "load_average_1min_at_end": os.getloadavg()[0],
                              "cpu_count": os.cpu_count(), **io.provenance()})
     return 0
 
