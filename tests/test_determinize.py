@@ -185,6 +185,22 @@ def test_the_same_seed_gives_the_same_world(game):
         assert first.game.to_dict() != env.determinize(agent, seed=10).game.to_dict()
 
 
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_a_determinization_after_a_step_deals_the_new_position(case):
+    """Determinizing the same seat before and after each step (I Doubt It keeps what it re-deals
+    until the next step): the world after the step always looks like the new position."""
+    game, options = case
+    rng = np.random.default_rng(4)
+    for env in positions(game, options, seed=15, count=3, max_walk=30):
+        for step in range(20):
+            if env.game.done:
+                break
+            agent = env.possible_agents[step % len(env.possible_agents)]
+            env.determinize(agent, seed=1)
+            env.step(random_legal_action(env.game.legal_mask(), rng))
+            np.testing.assert_array_equal(env.determinize(agent, seed=1).observe(agent)["observation"],
+                                          env.observe(agent)["observation"])
+
 # -- uniformity ------------------------------------------------------------------------------------
 def chi_square_p(statistic: float, df: int) -> float:
     """Upper tail of the chi-square distribution (Wilson-Hilferty normal approximation)."""

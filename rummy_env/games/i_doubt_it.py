@@ -262,6 +262,70 @@ def _claim_words(count: int, rank: int) -> str:
     return f'"{COUNT_WORDS[count - 1] if count <= len(COUNT_WORDS) else count} {word}"'
 
 
+class Redeal:
+    """What :meth:`IDoubtItGame.determinize` deals again in one position for one seat, which
+    depends only on the two (DI-5, DI-20, DI-21): the cards that seat cannot place (``pool``,
+    sorted by rank, so that a deal depends only on what the seat has seen and not on where the
+    cards are) and the slots a shuffled pool fills, in order: ``slots`` (``NUM_CARDS * seat``
+    for each of the first ``dealt`` cards, the pending seat counted as seat ``n``), the pending
+    seat's share ``pending_from:pending_to`` (dealt with its own play, see ``determinize``), then
+    the pile positions ``loose``. ``kept``: the card counts that stay where they are (the seat's
+    own hand and the cards other seats are known to hold), ``NUM_CARDS`` per seat; ``changed``:
+    the seats whose cards in the pile are dealt again."""
+
+    __slots__ = ("seat", "pool", "dealt", "slots", "kept", "pending", "pending_keep", "pending_from",
+                 "pending_to", "played", "loose", "changed")
+
+    def __init__(self, game: "IDoubtItGame", seat: int):
+        n = game.num_players
+        pile, owner = game.pile, game.pile_owner
+        pending = game.pending if game.phase == DOUBT_PHASE and game.pending != seat else -1
+        played = len(pile) - game.pending_k if game.phase == DOUBT_PHASE else len(pile)
+        second_copies = game.options.num_decks > 1
+        rank_of = _RANK_OF
+        pool = []
+        self.pending_keep = []   # the pending seat's cards known to stay among its hand and play
+        self.pending_from = self.pending_to = 0
+        kept = [0] * (n * NUM_CARDS)
+        kept[seat * NUM_CARDS:(seat + 1) * NUM_CARDS] = game.hand_cards[seat]
+        takers = []   # the seats in the order they take their cards from the shuffled pool
+        for s in range(n):
+            if s == seat:
+                continue
+            counts = game.hand_cards[s]
+            region = list(itertools.compress(_CARD_IDS, counts))
+            if second_copies:
+                region += [c for c in region if counts[c] > 1]
+            if s == pending:
+                region += pile[played:]
+            need = (game.pending_known if s == pending else game.known[s])[:]
+            taken = len(takers)
+            for c in region:
+                r = rank_of[c]
+                if need[r]:
+                    need[r] -= 1
+                    if s == pending:
+                        self.pending_keep.append(c)
+                    else:
+                        kept[NUM_CARDS * s + c] += 1
+                else:
+                    pool.append(c)
+                    takers.append(n if s == pending else s)
+            if s == pending:
+                self.pending_from, self.pending_to = taken, len(takers)
+        self.loose = [i for i, s in enumerate(owner[:played]) if s != seat]
+        pool += [pile[i] for i in self.loose]
+        pool.sort(key=rank_of.__getitem__)
+        self.seat = seat
+        self.pool = np.array(pool, dtype=np.intp)
+        self.dealt = len(takers)
+        self.slots = NUM_CARDS * np.array(takers, dtype=np.intp)
+        self.kept = np.array(kept, dtype=np.intp)
+        self.pending = pending
+        self.played = played
+        self.changed = sorted({s for s in owner if s >= 0 and s != seat})
+
+
 class IDoubtItGame:
     """State of one game of I Doubt It. Start with :meth:`new` or :meth:`from_dict`.
 
@@ -420,6 +484,7 @@ class IDoubtItGame:
             v[_own0(n) + 13 * s:_own0(n) + 13 * s + 13] = self.own_pile[s]
         self._mv = memoryview(v)   # fast element writes for step (float32 buffer of v)
         self._mask = None
+        self._redeal: Redeal | None = None
 
     # ---------------------------------------------------------------------------------------
     # legality
@@ -482,6 +547,7 @@ class IDoubtItGame:
             text = self.action_to_text(action) if 0 <= action < self.num_actions else str(action)
             raise ValueError(f"illegal action {action} '{text}': {self.illegal_reason(action)}")
         self._mask = None
+        self._redeal = None
         if self.phase == PLAY_PHASE:
             if action == self.misclaim_action:
                 return self._misclaim()
@@ -910,13 +976,28 @@ class IDoubtItGame:
     def clone(self) -> "IDoubtItGame":
         """An independent copy in the same state, copied directly (tables, masks and the
         replaced-not-changed records ``last_reveal`` and ``final_rewards`` are shared)."""
+        g = self._copy()
+        g.rng = copy_rng(self.rng)
+        g.hand_cards = [row[:] for row in self.hand_cards]
+        g.hand_ranks = [row[:] for row in self.hand_ranks]
+        g.own_pile = [row[:] for row in self.own_pile]
+        return g
+
+    def _copy(self) -> "IDoubtItGame":
+        """A copy for :meth:`clone` and :meth:`determinize`, which set its generator and its
+        per-seat hands and own-pile counts (shared with this game until then)."""
         g = object.__new__(IDoubtItGame)
         g.__dict__.update(self.__dict__)
-        g.rng = copy_rng(self.rng)
-        for name in ("hand_cards", "hand_ranks", "known", "stats", "own_pile"):
-            setattr(g, name, [row[:] for row in getattr(self, name)])
-        for name in ("hand_size", "pile", "pile_owner", "window", "out", "places", "out_order", "known_total"):
-            setattr(g, name, getattr(self, name)[:])
+        g.known = [row[:] for row in self.known]
+        g.stats = [row[:] for row in self.stats]
+        g.hand_size = self.hand_size[:]
+        g.pile = self.pile[:]
+        g.pile_owner = self.pile_owner[:]
+        g.window = self.window[:]
+        g.out = self.out[:]
+        g.places = self.places[:]
+        g.out_order = self.out_order[:]
+        g.known_total = self.known_total[:]
         if self.pending_known is not None:
             g.pending_known = self.pending_known[:]
         g.events = deque(self.events, maxlen=MAX_EVENTS)
@@ -933,76 +1014,54 @@ class IDoubtItGame:
         before its play, which lie anywhere among its hand and the cards just played (so the
         claim's truth is re-dealt too). Not tracked by the engine, and so not kept: which of
         ``seat``'s own pile cards went to the seat that took that pile. The copy's generator is
-        drawn from ``rng``."""
-        g = self.clone()
+        drawn from ``rng``. What is dealt again and where (:class:`Redeal`) is worked out once
+        per position and seat and kept until the next step, for a search that determinizes one
+        position many times."""
+        redeal = self._redeal
+        if redeal is None or redeal.seat != seat:
+            redeal = self._redeal = Redeal(self, seat)
+        g = self._copy()
+        g._redeal = None
         g.rng = fresh_rng(rng)
         n = self.num_players
-        pile, owner = self.pile, self.pile_owner
-        pending = self.pending if self.phase == DOUBT_PHASE else -1
-        played = len(pile) - self.pending_k if pending >= 0 else len(pile)
-        second_copies = self.options.num_decks > 1
         rank_of = _RANK_OF
-        dealt = []   # (seat, the cards it keeps, how many it gets from the pool)
-        pool = []
-        for s in range(n):
-            if s == seat:
-                continue
-            counts = self.hand_cards[s]
-            if not (self.known_total[s] or s == pending or second_copies):   # the whole hand is unseen
-                pool.extend(itertools.compress(_CARD_IDS, counts))
-                dealt.append((s, [], self.hand_size[s]))
-                continue
-            region = list(itertools.compress(_CARD_IDS, counts))
-            if second_copies:
-                region += [c for c in region if counts[c] > 1]
-            if s == pending:
-                region += pile[played:]
-            need = (self.pending_known if s == pending else self.known[s])[:]
-            keep = []
-            for c in region:
-                r = rank_of[c]
-                if need[r]:
-                    need[r] -= 1
-                    keep.append(c)
-                else:
-                    pool.append(c)
-            dealt.append((s, keep, len(region) - len(keep)))
-        loose = [i for i, s in enumerate(owner[:played]) if s != seat]
-        pool += [pile[i] for i in loose]
-        pool.sort(key=rank_of.__getitem__)   # by rank (suits never matter, DI-5): a deal that depends
-        # only on what the seat has seen, not on where the cards are
-        shuffled = [pool[i] for i in rng.permutation(len(pool)).tolist()]
-        pos = 0
+        shuffled = redeal.pool.copy()
+        rng.shuffle(shuffled)
+        counts = np.bincount(redeal.slots + shuffled[:redeal.dealt], minlength=(n + 1) * NUM_CARDS)
+        counts = counts[:n * NUM_CARDS] + redeal.kept
+        ranks = counts.reshape(n, NUM_CARDS // 13, 13).sum(axis=1)   # card id = 13 * suit + rank
+        hand_cards = g.hand_cards = counts.reshape(n, NUM_CARDS).tolist()
+        own_pile = g.own_pile = [row[:] for row in self.own_pile]
         new_pile = g.pile
-        hand_cards, hand_ranks = g.hand_cards, g.hand_ranks
-        for s, keep, free in dealt:
-            cards = keep + shuffled[pos:pos + free]
-            pos += free
-            if s == pending:
-                cards.sort(key=rank_of.__getitem__)   # by rank, as the pool
-                cards = [cards[i] for i in rng.permutation(len(cards)).tolist()]
-                new_pile[played:] = cards[self.hand_size[s]:]
-                del cards[self.hand_size[s]:]
-            counts = [0] * NUM_CARDS
-            ranks = [0] * 13
-            for c in cards:
-                counts[c] += 1
-                ranks[rank_of[c]] += 1
-            hand_cards[s] = counts
-            hand_ranks[s] = ranks
-        v = g._vec
-        hand0 = _hand0(n)
-        v[hand0:hand0 + 13 * n] = list(itertools.chain.from_iterable(hand_ranks))
-        for i, c in zip(loose, shuffled[pos:]):
+        pending = redeal.pending
+        if pending >= 0:   # its hand and its play, shuffled together (sorted by rank, as the pool)
+            cards = redeal.pending_keep + shuffled[redeal.pending_from:redeal.pending_to].tolist()
+            cards.sort(key=rank_of.__getitem__)
+            rng.shuffle(cards)
+            size = self.hand_size[pending]
+            new_pile[redeal.played:] = cards[size:]
+            hand = [0] * NUM_CARDS
+            hand_ranks = [0] * 13
+            for c in cards[:size]:
+                hand[c] += 1
+                hand_ranks[rank_of[c]] += 1
+            hand_cards[pending] = hand
+            ranks[pending] = hand_ranks
+        for i, c in zip(redeal.loose, shuffled[redeal.dealt:].tolist()):
             new_pile[i] = c
-        if any(s >= 0 and s != seat for s in owner):   # other seats' cards in the pile changed
+        v = g._vec
+        if redeal.changed:
             own0 = _own0(n)
-            own_pile = [[0] * 13 for _ in range(n)]
-            for c, s in zip(new_pile, owner):
-                if s >= 0:
+            for s in redeal.changed:
+                own_pile[s] = [0] * 13
+            for c, s in zip(new_pile, self.pile_owner):
+                if s >= 0 and s != seat:
                     own_pile[s][rank_of[c]] += 1
-            g.own_pile = own_pile
-            v[own0:own0 + 13 * n] = list(itertools.chain.from_iterable(own_pile))
+            for s in redeal.changed:
+                v[own0 + 13 * s:own0 + 13 * s + 13] = own_pile[s]
+        g.hand_ranks = ranks.tolist()
+        hand0 = _hand0(n)
+        v[hand0:hand0 + 13 * n] = ranks.ravel()
         g._mask = None
         return g
 
