@@ -23,7 +23,10 @@ At each of its decisions with more than one legal action:
   world, one batched forward per set of worlds. The value head learned the return of the reward
   mode it was trained with (e.g. Contract Rummy's ``win_loss``), so ``bind`` refuses an env whose
   ``reward_mode`` or observation differs from the checkpoint's; a rollout that reaches the end
-  scores the same return, so cut-off and whole rollouts are on one scale.
+  scores the same return, so cut-off and whole rollouts are on one scale. In these games' reward
+  modes the return is, up to ties, 2 x win - 1, so it ranks moves as win credit does.
+- **PPO default move** (``base=ppo``): the committed PPO policy's greedy move replaces the
+  rule-based one as the move a challenger must beat; rollouts are still rule-based.
 - **Screen, then test.** ``screen`` worlds rank every legal action (at most ``candidates`` of
   them: the rule-based move and the others in a random order); the best challenger then plays
   against the rule-based move on ``worlds`` fresh worlds, and it is played only when its mean
@@ -37,7 +40,8 @@ real game only through ``determinize`` and the seat's own observation, mask and 
 from the seat's information alone (tests/test_ismcts.py re-deals the hidden cards and checks the
 choice). Harnesses hand it the raw env with ``bind(env)`` after ``reset``, as for ISMCTS.
 
-This module's spec is ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo[:depth=D]]``.
+This module's spec is
+``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo[:depth=D]][:base=ppo]``.
 """
 from __future__ import annotations
 
