@@ -187,12 +187,12 @@ def test_the_same_seed_gives_the_same_world(game):
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_a_determinization_after_a_step_deals_the_new_position(case):
-    """Determinizing the same seat before and after each step (I Doubt It keeps what it re-deals
-    until the next step): the world after the step always looks like the new position."""
+    """Determinizing the same seat before and after each step (I Doubt It and Ginny-O keep what
+    they re-deal until the next step): the world after the step always looks like the new position."""
     game, options = case
     rng = np.random.default_rng(4)
     for env in positions(game, options, seed=15, count=3, max_walk=30):
-        for step in range(20):
+        for step in range(60):
             if env.game.done:
                 break
             agent = env.possible_agents[step % len(env.possible_agents)]

@@ -21,7 +21,7 @@ from .board import LAYOUTS, NEIGHBOURS, NSQ, SQUARE_TEXT, board_groups, score_pl
 from .catalogue import ACTIONS, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0
 from .observation import board_block, write_observation
 from .options import RACK_SIZE, Options, read_deal
-from .returned import ReturnedTiles, add_returned, deal_unseen, note_draw, note_placement
+from .returned import ReturnedTiles, add_returned, deal_unseen, known_places, note_draw, note_placement
 from .search import Play, PlaySearch
 from .view import committed_view, view
 
@@ -70,6 +70,7 @@ class GinnyOGame:
     def _reset_caches(self):
         self._mask = None
         self._plays = None
+        self._unseen = None
         self._observations: dict[int, np.ndarray] = {}
         self._board_block = None
         self._committed_view = None
@@ -300,6 +301,7 @@ class GinnyOGame:
         rack = self.racks[seat]
         self._mask = None
         self._observations = {}
+        self._unseen = None
         if a == DRAW:
             self.drew = self._draw(rack)
             self.phase = "play"
@@ -416,21 +418,20 @@ class GinnyOGame:
         tiles it drew or chose to exchange are private too: they become tiles of its new rack
         (the drawn tile one it may have drawn, the chosen ones a random subset); once it has
         placed tiles, which it can complete into a legal play (GO-43), deals in which it cannot
-        are rejected and drawn again. The copy's generator is drawn from ``rng``."""
+        are rejected and drawn again. The copy's generator is drawn from ``rng``. The unseen tiles
+        and the rack sizes are worked out once per position and seat and kept until the next
+        step, for a search that determinizes one position many times."""
+        if self._unseen is None or self._unseen[0] != seat:
+            pool, sizes = self._unseen_tiles(seat)
+            self._unseen = (seat, pool, sizes, known_places(self, seat, pool, sizes))
+        _, pool, sizes, known = self._unseen
         g = self.clone()
+        g._unseen = None
         g.rng = fresh_rng(rng)
-        sizes = {q: sum(self.racks[q]) for q in range(self.num_players) if q != seat}
-        pool = list(self.box)
-        for q in sizes:
-            rack = self.racks[q]
-            for t in range(53):
-                if rack[t]:
-                    pool += [t] * rack[t]
-        pool.sort()   # a deal that depends only on what the seat has seen, not on where the tiles are
         acting = self.current_player
         started = acting != seat and bool(self.placed) and not self.done
         while True:
-            racks, g.box = deal_unseen(self, seat, pool, sizes, rng)
+            racks, g.box = deal_unseen(known, pool, sizes, rng)
             for q, tiles in racks.items():
                 rack = [0] * 53
                 for t in tiles:
@@ -449,6 +450,19 @@ class GinnyOGame:
                 break
         g._observations = {}
         return g
+
+    def _unseen_tiles(self, seat: int) -> tuple[list[int], dict[int, int]]:
+        """The tiles ``seat`` cannot place (the box and the other racks), sorted so that a deal
+        depends only on what the seat has seen, not on where the tiles are; each other rack's size."""
+        sizes = {q: sum(self.racks[q]) for q in range(self.num_players) if q != seat}
+        pool = list(self.box)
+        for q in sizes:
+            rack = self.racks[q]
+            for t in range(53):
+                if rack[t]:
+                    pool += [t] * rack[t]
+        pool.sort()
+        return pool, sizes
 
     # ---------------------------------------------------------------- serialisation
     def to_dict(self) -> dict:

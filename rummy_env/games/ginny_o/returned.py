@@ -101,34 +101,69 @@ def note_placement(game, seat: int, tile: int) -> None:
                 break
 
 
-def deal_unseen(game, seat: int, pool: list[int], sizes: dict[int, int],
-                rng: np.random.Generator) -> tuple[dict[int, list[int]], list[int]]:
-    """Deal the unseen ``pool`` (sorted) uniformly over the other racks (``sizes``) and the box,
-    keeping what ``seat`` knows of the tiles it returned: each other rack's tiles (its first
-    places hold the tiles it drew last) and the box, top first."""
+class KnownPlaces(NamedTuple):
+    """Where the tiles a seat returned may lie in one position (:func:`known_places`), for
+    :func:`deal_unseen`: ``chain`` (mixed box) holds, per returned entry that still restricts
+    anything, smallest first, how many of each other rack's tiles may be its tiles and the tiles;
+    ``queued`` (unmixed box) each tile's place counted from the top of the box; ``left`` the
+    unseen pool less these tiles; ``box_size`` the size of the box; ``mixed``: whether the box
+    is mixed on a return (GO-14)."""
+
+    chain: list[tuple[list[tuple[int, int]], tuple[int, ...]]]
+    queued: list[tuple[int, int]]
+    left: list[int]
+    box_size: int
+    mixed: bool
+
+
+def known_places(game, seat: int, pool: list[int], sizes: dict[int, int]) -> KnownPlaces | None:
+    """What ``seat`` knows of where the tiles it returned lie (None when nothing), with the
+    unseen ``pool`` (sorted) and the other racks' ``sizes``."""
     known = game.returned[seat]
     if not known:
+        return None
+    left = list(pool)
+    chain = []
+    queued = []
+    mixed = game.options.reshuffle_on_return
+    if mixed:
+        for returned in known:
+            counts = [(q, draws_allowed(returned, game.draws, size, q)) for q, size in sizes.items()]
+            if any(count < sizes[q] for q, count in counts):   # else anywhere unseen: nothing to keep
+                chain.append((sum(count for _, count in counts), counts, returned.tiles))
+        chain.sort(key=lambda item: item[0])   # smallest first: the places nest, so this is uniform
+        for _, _, tiles in chain:
+            for tile in tiles:
+                left.remove(tile)
+    else:
+        first_place = sum(game.draws)
+        for returned in known:
+            for tile, place in zip(returned.tiles, returned.places):
+                queued.append((place - first_place, tile))
+                left.remove(tile)
+    return KnownPlaces([(counts, tiles) for _, counts, tiles in chain], queued, left, len(game.box), mixed)
+
+
+def deal_unseen(known: KnownPlaces | None, pool: list[int], sizes: dict[int, int],
+                rng: np.random.Generator) -> tuple[dict[int, list[int]], list[int]]:
+    """Deal the unseen ``pool`` (sorted) uniformly over the other racks (``sizes``) and the box,
+    keeping what the seat knows of the tiles it returned (``known``, from :func:`known_places`):
+    each other rack's tiles (its first places hold the tiles it drew last) and the box, top first."""
+    if known is None:
         order = rng.permutation(len(pool)).tolist()
         racks, dealt = {}, 0
         for q, size in sizes.items():
             racks[q] = [pool[i] for i in order[dealt:dealt + size]]
             dealt += size
         return racks, [pool[i] for i in order[dealt:]]
-    mixed = game.options.reshuffle_on_return
-    left = list(pool)
+    mixed = known.mixed
     places: dict[int, list] = {q: [None] * size for q, size in sizes.items()}
-    in_box: list[tuple[float, int]] = []
+    in_box: list[tuple[float, int]] = list(known.queued)
     if mixed:
-        chain = []
-        for returned in known:
-            counts = [(q, draws_allowed(returned, game.draws, size, q)) for q, size in sizes.items()]
-            if any(count < sizes[q] for q, count in counts):   # else anywhere unseen: nothing to keep
-                chain.append((sum(count for _, count in counts), counts, returned.tiles))
-        chain.sort(key=lambda item: item[0])   # smallest first: the places nest, so this is uniform
-        uniforms = iter(rng.random(2 * sum(len(tiles) for _, _, tiles in chain)).tolist())
-        box_free = len(game.box)
+        uniforms = iter(rng.random(2 * sum(len(tiles) for _, tiles in known.chain)).tolist())
+        box_free = known.box_size
         taken = dict.fromkeys(sizes, 0)
-        for _, counts, tiles in chain:
+        for counts, tiles in known.chain:
             free = [(q, count - taken[q]) for q, count in counts if count > taken[q]]
             rack_free = sum(k for _, k in free)
             for tile in tiles:
@@ -147,13 +182,7 @@ def deal_unseen(game, seat: int, pool: list[int], sizes: dict[int, int],
                     taken[q] += 1
                     free[n] = (q, k - 1)
                     rack_free -= 1
-                left.remove(tile)
-    else:
-        first_place = sum(game.draws)
-        for returned in known:
-            for tile, place in zip(returned.tiles, returned.places):
-                in_box.append((place - first_place, tile))
-                left.remove(tile)
+    left = known.left
     filler = iter([left[i] for i in rng.permutation(len(left)).tolist()])
     racks = {q: [tile if tile is not None else next(filler) for tile in rack] for q, rack in places.items()}
     box = list(filler)
