@@ -187,8 +187,9 @@ def test_the_same_seed_gives_the_same_world(game):
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_a_determinization_after_a_step_deals_the_new_position(case):
-    """Determinizing the same seat before and after each step (I Doubt It and Ginny-O keep what
-    they re-deal until the next step): the world after the step always looks like the new position."""
+    """Determinizing the same seat before and after each step (I Doubt It, Ginny-O and Tongits
+    keep what they re-deal until the next step): the world after the step looks like the new
+    position (observation and view)."""
     game, options = case
     rng = np.random.default_rng(4)
     for env in positions(game, options, seed=15, count=3, max_walk=30):
@@ -198,8 +199,9 @@ def test_a_determinization_after_a_step_deals_the_new_position(case):
             agent = env.possible_agents[step % len(env.possible_agents)]
             env.determinize(agent, seed=1)
             env.step(random_legal_action(env.game.legal_mask(), rng))
-            np.testing.assert_array_equal(env.determinize(agent, seed=1).observe(agent)["observation"],
-                                          env.observe(agent)["observation"])
+            world = env.determinize(agent, seed=1)
+            np.testing.assert_array_equal(world.observe(agent)["observation"], env.observe(agent)["observation"])
+            assert json.dumps(world.view(agent), sort_keys=True) == json.dumps(env.view(agent), sort_keys=True)
 
 # -- uniformity ------------------------------------------------------------------------------------
 def chi_square_p(statistic: float, df: int) -> float:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -265,6 +266,24 @@ HAND_END_TEXT = {
 """Words for ``last_hand["how"]``, the way a hand ended (TG-17, TG-21, TG-22, TG-25, TG-28)."""
 
 
+class Redeal(NamedTuple):
+    """What :meth:`TongitsGame.determinize` deals again in one position for one seat: the other
+    seats (``others``) and how many hidden cards each holds (``sizes``), the other seats' secret
+    melds (indices in ``melds``), the ``unseen`` cards (mask; ``pool``: their list), the ranks a
+    secret may have (``free_ranks``), the seats that must hold four of a rank (TG-20) and the
+    seat that must meld the discard it took (TG-7, -1 for none)."""
+
+    seat: int
+    others: tuple[int, ...]
+    sizes: tuple[int, ...]
+    secret_melds: tuple[int, ...]
+    unseen: int
+    pool: list[int]
+    free_ranks: list[int]
+    must_hold_four: list[int]
+    must_meld_taken: int
+
+
 class TongitsGame:
     """State of one Tongits match (TG-1..TG-38). See the module docstring for action ids."""
 
@@ -452,6 +471,7 @@ class TongitsGame:
                         if o != q:
                             self.ext[o, 52 * ((q - o) % 3) + c] = 1.0
         self._mask = None
+        self._redeal: Redeal | None = None
 
     def _index_meld(self, k: int, m: list) -> None:
         owner, mask, secret = m[0], m[1], m[2]
@@ -553,27 +573,29 @@ class TongitsGame:
         and drawn again: a seat that took the discard and must meld it now (TG-7) holds two cards
         that meld with it, and during a call's responses a seat with no meld on the table that has
         challenged holds four of one rank (TG-20). The copy's generator for later deals is drawn
-        from ``rng``."""
+        from ``rng``. What is dealt again (:class:`Redeal`) is worked out once per position and
+        seat and kept until the next step, for a search that determinizes one position many times."""
+        redeal = self._redeal
+        if redeal is None or redeal.seat != seat:
+            redeal = self._redeal = self._redeal_of(seat)
         g = self.clone()
+        g._redeal = None
         g.rng = fresh_rng(rng)
-        others = [q for q in range(NUM_PLAYERS) if q != seat]
-        hidden = {q: self.hands[q] & ~self.known[q] for q in others}
-        secret_melds = [m for m in g.melds if m[2] and m[0] != seat]
-        unseen = sum(hidden.values()) | mask_of(self.stock) | sum(m[1] for m in secret_melds)
-        free_ranks = [r for r in range(1, 14) if unseen & RANK_MASK[r] == RANK_MASK[r]]
-        must_hold_four = [q for q in others if self.phase == RESPONSE and self.responses[q] == 1
-                          and self.options.require_meld_to_contest and not self.faceup[q] and not self.secrets[q]]
-        must_meld_taken = self.current_player if self.phase == PICKUP and self.current_player != seat else -1
+        secret_melds = [g.melds[k] for k in redeal.secret_melds]
+        must_hold_four, must_meld_taken = redeal.must_hold_four, redeal.must_meld_taken
         while True:
-            rest = unseen
-            ranks = rng.permutation(free_ranks)[:len(secret_melds)].tolist() if secret_melds else []
-            for r in ranks:
-                rest &= ~RANK_MASK[r]
-            pool = cards_of(rest)
+            pool = redeal.pool
+            if secret_melds:
+                ranks = rng.permutation(redeal.free_ranks)[:len(secret_melds)].tolist()
+                rest = redeal.unseen
+                for r in ranks:
+                    rest &= ~RANK_MASK[r]
+                pool = cards_of(rest)
+            else:
+                ranks = []
             order = rng.permutation(len(pool)).tolist()
             pos = 0
-            for q in others:
-                size = hidden[q].bit_count()
+            for q, size in zip(redeal.others, redeal.sizes):
                 hand = self.known[q]
                 for i in order[pos:pos + size]:
                     hand |= BIT[pool[i]]
@@ -587,12 +609,27 @@ class TongitsGame:
             m[1] = RANK_MASK[r]
             m[4] = r
         g.stock = [pool[i] for i in order[pos:]]
-        for q in others:
+        for q in redeal.others:
             row = g.hand_arr[q]
             row.fill(0.0)
             row[cards_of(g.hands[q])] = 1.0
         g._mask = None
         return g
+
+    def _redeal_of(self, seat: int) -> "Redeal":
+        """What :meth:`determinize` deals again for ``seat`` in this position."""
+        others = tuple(q for q in range(NUM_PLAYERS) if q != seat)
+        hidden = [self.hands[q] & ~self.known[q] for q in others]
+        secret_melds = tuple(k for k, m in enumerate(self.melds) if m[2] and m[0] != seat)
+        unseen = sum(hidden) | mask_of(self.stock) | sum(self.melds[k][1] for k in secret_melds)
+        return Redeal(
+            seat=seat, others=others, sizes=tuple(h.bit_count() for h in hidden), secret_melds=secret_melds,
+            unseen=unseen, pool=cards_of(unseen),
+            free_ranks=[r for r in range(1, 14) if unseen & RANK_MASK[r] == RANK_MASK[r]],
+            must_hold_four=[q for q in others if self.phase == RESPONSE and self.responses[q] == 1
+                            and self.options.require_meld_to_contest and not self.faceup[q]
+                            and not self.secrets[q]],
+            must_meld_taken=self.current_player if self.phase == PICKUP and self.current_player != seat else -1)
 
     def __getstate__(self):
         return self.to_dict()
@@ -760,6 +797,7 @@ class TongitsGame:
     def step(self, a: int):
         """Apply legal action ``a``; returns per-seat rewards when a hand ends, else None."""
         self._mask = None
+        self._redeal = None
         p = self.current_player
         sa = self.sa
         if a < DISCARD0:
