@@ -16,6 +16,7 @@ stopped early keeps its finished points; the PNG plots win share (95% CI) agains
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 from pathlib import Path
@@ -107,17 +108,37 @@ def run_curve(game: str, specs: list[str], games: int, seed: int, options: dict,
     return curve
 
 
+def merged_curve(paths: list[str]) -> dict:
+    """One curve from the points of several curve JSONs of the same game, options and deal seed
+    (e.g. a point run on its own later), ordered by budget."""
+    curves = [json.loads(Path(path).read_text()) for path in paths]
+    first = curves[0]
+    for path, curve in zip(paths, curves):
+        if (curve["game"], curve["options"], curve["seed"]) != (first["game"], first["options"], first["seed"]):
+            raise ValueError(f"{path}: another game, options or deal seed than {paths[0]}; cannot merge")
+    points = sorted((p for curve in curves for p in curve["points"]), key=lambda p: p["rollouts_per_decision"])
+    return {**first, "points": points}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", required=True)
-    parser.add_argument("--specs", required=True, help="comma-separated search agent specs, one point each")
+    parser.add_argument("--game")
+    parser.add_argument("--specs", help="comma-separated search agent specs, one point each")
     parser.add_argument("--games", type=int, default=150, help="games per point (whole deal seeds are played)")
     parser.add_argument("--seed", type=int, default=0, help="deal seed of every point's tournament")
     parser.add_argument("--rate-deals", type=int, default=5, help="deals over which rollouts per decision are counted")
-    parser.add_argument("--out", required=True, help="curve JSON; each point's tournament goes next to it")
+    parser.add_argument("--out", help="curve JSON; each point's tournament goes next to it")
     parser.add_argument("--png")
+    parser.add_argument("--plot-from", help="comma-separated curve JSONs: draw --png from their points, run nothing")
     add_option_argument(parser)
     args = parser.parse_args(argv)
+    if args.plot_from:
+        if not args.png:
+            parser.error("--plot-from needs --png")
+        plot_curve(merged_curve(args.plot_from.split(",")), args.png)
+        return 0
+    if not (args.game and args.specs and args.out):
+        parser.error("--game, --specs and --out are required (unless --plot-from)")
     run_curve(args.game, args.specs.split(","), args.games, args.seed, parse_env_options(args.option),
               args.out, args.png, args.rate_deals)
     return 0

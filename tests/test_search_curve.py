@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rummy_env.experiments.search_curve import main
 
 
@@ -30,3 +32,25 @@ def test_curve_records_every_point_and_plots_it(tmp_path):
     low, high = curve["points"]
     assert low["rollouts_per_decision"] < high["rollouts_per_decision"]
     assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_plot_from_merges_curves_of_one_game_and_refuses_others(tmp_path):
+    """--plot-from draws one PNG from the points of several curve JSONs (ordered by budget) and
+    refuses to merge curves of different deal seeds."""
+    from rummy_env.experiments.search_curve import merged_curve
+
+    def curve(name, seed, budgets):
+        path = tmp_path / name
+        points = [{"spec": f"pimc:{b}", "rollouts_per_decision": float(b), "win_share": 0.4,
+                   "win_share_ci": [0.3, 0.5], "par": 1 / 3, "games": 150} for b in budgets]
+        path.write_text(json.dumps({"game": "tongits", "options": {"hands_per_match": 1}, "seed": seed,
+                                    "points": points}))
+        return str(path)
+
+    first, later, other = curve("a.json", 9, [8, 32]), curve("b.json", 9, [16]), curve("c.json", 10, [4])
+    assert [p["spec"] for p in merged_curve([first, later])["points"]] == ["pimc:8", "pimc:16", "pimc:32"]
+    png = tmp_path / "merged.png"
+    assert main(["--plot-from", f"{first},{later}", "--png", str(png)]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(ValueError, match="deal seed"):
+        merged_curve([first, other])
