@@ -14,6 +14,9 @@
 * :func:`start_network`: a new network, or the one of ``--init-from``, checked against the run.
 * :func:`write_csv`, :func:`write_logs` and :func:`plot_curves`: ``train.csv`` / ``eval.csv`` and
   ``learning_curve.png``.
+* :func:`export_fp16`: a run's ``policy.pt`` as the float16 policy file the
+  repository commits (``policy_fp16.pt``; loaded back into float32):
+  ``python -m rummy_env.experiments.checkpoints RUN_DIR/policy.pt RUN_DIR/policy_fp16.pt``.
 """
 from __future__ import annotations
 
@@ -43,6 +46,19 @@ def policy_record(net, game: str, options: dict, **extra) -> dict:
     return {"format": CHECKPOINT_FORMAT, "game": game, "options": options,
             "observation_layout": layout_record(layout), "model_config": net.config,
             "model": net.state_dict(), **extra}
+
+
+def export_fp16(source: str, target: str) -> None:
+    """Write the policy export ``source`` (a run's ``policy.pt``) to ``target`` with its
+    floating-point weights in float16."""
+    try:
+        data = torch.load(source, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch.load raises many kinds on a file that is not a policy export
+        raise ValueError(f"{source} is not a rummy_env policy file: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{source} is not a rummy_env policy file (no format {CHECKPOINT_FORMAT!r})")
+    half = {name: w.half() if w.is_floating_point() else w for name, w in data["model"].items()}
+    atomic_torch_save({**data, "model": half}, target)
 
 
 def save_run(run_dir: str, policy: dict, state: dict) -> None:
@@ -164,3 +180,17 @@ def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], tit
     fig.tight_layout()
     io.save_figure(os.path.join(run_dir, "learning_curve.png"), fig, dpi=90)
     plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    parser = argparse.ArgumentParser(description="Export a run's policy as a float16 policy file.")
+    parser.add_argument("source", help="the policy.pt of a run")
+    parser.add_argument("target", help="the float16 file to write, e.g. RUN_DIR/policy_fp16.pt")
+    args = parser.parse_args(argv)
+    export_fp16(args.source, args.target)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

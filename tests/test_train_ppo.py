@@ -168,6 +168,15 @@ def test_tiny_training_run_and_agent(tmp_path):
                 env.step(agent.act(obs["observation"], obs["action_mask"], env.unwrapped.view(name)))
                 moves += 1
             assert moves > 0
+    from rummy_env.experiments.checkpoints import main as checkpoints_main
+    assert checkpoints_main([str(tmp_path / "policy.pt"), str(tmp_path / "policy_fp16.pt")]) == 0
+    half = torch.load(tmp_path / "policy_fp16.pt", weights_only=True)
+    assert half["game"] == "rummy" and all(w.dtype == torch.float16 for w in half["model"].values())
+    full, exported = load_ppo_agent(str(tmp_path / "policy.pt"), "rummy"), load_ppo_agent(str(tmp_path / "policy_fp16.pt"), "rummy")
+    for name, w in full.net.state_dict().items():
+        assert torch.equal(exported.net.state_dict()[name], w.half().float())
+    with pytest.raises(ValueError, match="not a rummy_env policy file"):
+        checkpoints_main([str(tmp_path / "train.csv"), str(tmp_path / "x.pt")])
     with pytest.raises(ValueError, match="trained on rummy"):
         load_ppo_agent(str(tmp_path / "policy.pt"), "tongits")
     with pytest.raises(ValueError, match="cannot load|not a rummy_env"):
