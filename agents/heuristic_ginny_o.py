@@ -68,6 +68,10 @@ class GinnyOHeuristic(Agent):
         self._plan: list[int] = []
         self._search: PlaySearch | None = None
 
+    def forget_plan(self) -> None:
+        """Drop the rest of a multi-step play or exchange planned in the last position."""
+        self._plan = []
+
     def _scratch(self, view: dict) -> GinnyOGame:
         """A game holding the view's committed board; its play search (and caches) kept by the agent."""
         options = Options(board_layout=view["board_layout"], descending_runs=view["descending_runs"],

@@ -147,6 +147,8 @@ class ISMCTSAgent(Agent):
         path: list[tuple[Node, int]] = []
         total = 0.0
         in_tree = True
+        for agent in self.rule_agents:   # plans made in another world do not hold in this one
+            agent.forget_plan()
         while not world.done:
             if world.current_player != seat:
                 rewards = world.step(self._rollout_action(world))

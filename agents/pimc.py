@@ -109,6 +109,11 @@ class PIMCAgent(Agent):
         self.points = float(points)
         self.env = None
         self.rule_agents: list[Agent] = []
+        """One rule-based agent per seat for the rollouts (built by ``bind``)."""
+        self.own_rule_agent: Agent | None = None
+        """The rule-based agent choosing this seat's default move in the real game: apart from the
+        rollouts' agents, so that a plan it keeps between calls (Ginny-O's multi-step plays) is not
+        overwritten in the sampled worlds."""
         self.last_iterations = 0
         """Rollouts of the latest decision (0 when it had one legal action), as ISMCTS counts iterations."""
         self.last_deviated = False
@@ -121,7 +126,7 @@ class PIMCAgent(Agent):
 
     def bind(self, env) -> None:
         """The raw env whose game this agent plays (after ``reset`` and ``env.reset``); builds one
-        rule-based agent per seat, for the rule-based move and the rollouts. With the PPO policy,
+        rule-based agent per seat for the rollouts and one for this seat's default move. With the PPO policy,
         ``ValueError`` when the env's observation differs from the checkpoint's
         (:func:`rummy_env.agents.ppo_agent.check_options`) or, with ``value=ppo``, its ``reward_mode``
         does (the value head would estimate another return than the rollouts collect)."""
@@ -130,13 +135,15 @@ class PIMCAgent(Agent):
             self._check_checkpoint_options(env)
         self.env = env
         self.rule_agents = rule_based_agents(self.rule_class, len(env.possible_agents), self.rng)
+        self.own_rule_agent = self.rule_class()
+        self.own_rule_agent.reset(self.seat)   # the rule-based agents draw nothing from their generator
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         legal = np.flatnonzero(action_mask)
         self.last_iterations, self.last_deviated = 0, False
         if self.env is None:
             raise ValueError("pimc searches the engine: call agent.bind(raw_env) after env.reset()")
-        base = self.rule_agents[self.seat] if self.base_agent is None else self.base_agent
+        base = self.own_rule_agent if self.base_agent is None else self.base_agent
         rule = int(base.act(observation, action_mask.copy(), view))
         if len(legal) == 1:
             return rule
@@ -203,6 +210,8 @@ class PIMCAgent(Agent):
         it, to the end of the episode or for ``depth`` further steps; with the seat's observation
         when cut off there (its value head estimate is still to be added), else None."""
         returns = np.zeros(len(self.rule_agents))
+        for agent in self.rule_agents:   # plans made in another world do not hold in this one
+            agent.forget_plan()
         rewards = world.step(action)
         steps_left = -1 if self.depth is None else self.depth
         while True:

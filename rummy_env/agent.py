@@ -27,6 +27,11 @@ class Agent:
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         raise NotImplementedError
 
+    def forget_plan(self) -> None:
+        """Drop what the agent planned from the last position it saw (e.g. the rest of a
+        multi-step move); search agents call it before the agent plays a seat in another world.
+        Agents that keep nothing between calls have nothing to drop."""
+
 
 class RandomAgent(Agent):
     """Uniformly random among the legal actions."""

@@ -282,3 +282,35 @@ def test_pimc_that_peeks_is_caught():
             return np.array([[self._rollout(game.clone(), a)[0] for a in actions] for _ in range(worlds)])
 
     assert redealt_choice_changes(lambda: Peeking("tongits", worlds=6, screen=2, candidates=4), 300, 4) > 0
+
+
+def test_pimc_keeps_the_rule_based_plan_of_the_real_game():
+    """Ginny-O's rule-based agent plans a multi-step play and keeps the plan between calls. A pimc
+    whose rollouts all tie (values zeroed after they are played) never leaves the rule-based move,
+    so it must play exactly a lone rule-based agent's moves in the real game: the rollouts, which
+    call rule-based agents in other worlds, must not disturb the plan of the real game."""
+    class NeverDeviating(PIMCAgent):
+        def _values(self, game, actions, worlds):
+            return super()._values(game, actions, worlds) * 0.0
+
+    env = make_raw_env("ginny_o")
+    env.reset(seed=11)
+    search = NeverDeviating("ginny_o", worlds=2, screen=1, candidates=2, value="ppo", depth=2)
+    shadow, other = make_agent("heuristic", "ginny_o"), make_agent("heuristic", "ginny_o")
+    search.reset(0, 5)
+    shadow.reset(0, 5)
+    other.reset(1, 6)
+    search.bind(env)
+    compared = rollouts = 0
+    while not env.game.done and compared < 40:
+        seat = env.game.current_player
+        observation, mask, view = env.game.observation(seat), env.game.legal_mask(), env.game.view(seat)
+        if seat == 0:
+            action = shadow.act(observation, mask.copy(), view)
+            assert search.act(observation, mask.copy(), view) == action, f"decision {compared}"
+            compared += 1
+            rollouts += search.last_iterations
+        else:
+            action = other.act(observation, mask.copy(), view)
+        env.step(action)
+    assert compared >= 20 and rollouts > 0
