@@ -24,6 +24,7 @@ import dataclasses
 import os
 import pickle
 import random
+import warnings
 
 import numpy as np
 import torch
@@ -100,18 +101,56 @@ def restore_random_states(data: dict) -> None:
 
 
 def start_network(game: str, options: dict, obs_size: int, num_actions: int, hidden: str, conv_channels: int,
-                  init_from: str = ""):
+                  init_from: str = "", head: str = "flat", factor_dim: int = 32):
     """The network of :func:`rummy_env.agents.ppo_agent.policy_for_game`; with ``init_from`` (a
     checkpoint or policy file) its weights, after checking the file's game, options, layout and sizes."""
-    net = policy_for_game(game, obs_size, num_actions, hidden, conv_channels)
+    net = policy_for_game(game, obs_size, num_actions, hidden, conv_channels, head, factor_dim)
     if init_from:
         data = torch.load(init_from, map_location="cpu", weights_only=True)
+        layout = make_raw_env(game, **options).observation_layout()
+        if data.get("model_config", {}).get("obs_size") != obs_size:
+            data = widen_input(init_from, data, layout)
         start = policy_from_checkpoint(data)
         check_options(init_from, data, game, options)
         if start.config != net.config:
             raise ValueError(f"--init-from {init_from}: network {start.config} does not match {net.config}")
         net.load_state_dict(start.state_dict())
     return net
+
+
+def widen_input(path: str, data: dict, layout) -> dict:
+    """Checkpoint ``data`` (from ``path``) remapped onto the observation ``layout`` of a longer game
+    whose parts have the same names and order but some larger shapes (Contract Rummy's
+    ``deal_index`` has one entry per deal: 1 for ``deals=[1]``, 7 for the full game). The first
+    layer's weight columns move with their parts; the entries a part gains get zero weight, so the
+    network computes the same function wherever those entries are zero, as they always were in the
+    games it was trained on. ``ValueError`` when the parts differ in name or order, a part shrinks,
+    or the network reads a board through convolutions; a one-line ``UserWarning`` names the
+    widened parts."""
+    old_parts, new_parts = data.get("observation_layout"), layout_record(layout)
+    cfg = data["model_config"]
+    if (old_parts is None or [p["name"] for p in old_parts] != [p["name"] for p in new_parts]
+            or cfg["board_shape"] is not None):
+        raise ValueError(f"--init-from {path}: its observation ({cfg['obs_size']} entries) cannot be mapped "
+                         f"onto this env's ({layout.size}): only an MLP policy whose recorded layout has the "
+                         f"same parts, some of them larger, can be widened")
+    first = data["model"]["trunk.0.weight"]
+    widened = torch.zeros(first.shape[0], layout.size, dtype=first.dtype)
+    grown = []
+    for old, new in zip(old_parts, new_parts):
+        if any(o > n for o, n in zip(old["shape"], new["shape"])) or len(old["shape"]) != len(new["shape"]):
+            raise ValueError(f"--init-from {path}: part {old['name']!r} has shape {old['shape']} there and "
+                             f"{new['shape']} here; only growing parts can be widened")
+        if old["shape"] != new["shape"]:
+            grown.append(f"{old['name']} {old['shape']} -> {new['shape']}")
+        block = tuple(slice(0, o) for o in old["shape"])
+        target = widened[:, new["start"]:new["stop"]].reshape(first.shape[0], *new["shape"])
+        target[(slice(None), *block)] = first[:, old["start"]:old["stop"]].reshape(first.shape[0], *old["shape"])
+        widened[:, new["start"]:new["stop"]] = target.reshape(first.shape[0], -1)
+    warnings.warn(f"--init-from {path}: observation widened ({', '.join(grown)}); the new entries "
+                  f"start with zero weight", stacklevel=3)
+    return {**data, "observation_layout": new_parts, "model": {**data["model"], "trunk.0.weight": widened},
+            "model_config": {**cfg, "obs_size": layout.size}}
 
 
 FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark",

@@ -107,7 +107,8 @@ class Args(RunArgs):
     target_kl: float = 0.0
     """stop an update's epochs early above this approximate KL (0: never)"""
     init_from: str = ""
-    """start from the network of this checkpoint or policy file (same game and sizes)"""
+    """start from the network of this checkpoint or policy file (same game and sizes; a layout whose
+    parts grew, as Contract Rummy's deal_index from one deal to seven, is widened with zero weights)"""
     seat: str = "random"
     """learner seat: an int or 'random' (per episode)"""
     opponents: str = "pool:1,heuristic:1,random:1"
@@ -240,7 +241,7 @@ class Trainer:
         self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1)
         vg = self.arena.vg
         self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,
-                                 args.conv_channels, args.init_from)
+                                 args.conv_channels, args.init_from, args.head, args.factor_dim)
         self.net.name = f"{self.key} training run {self.run_dir}"
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool = [copy.deepcopy(self.net.state_dict())]

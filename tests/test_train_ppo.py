@@ -473,3 +473,35 @@ def test_sparse_features_equal_features_and_follow_weight_updates():
         copy = pickle.loads(pickle.dumps(net))
         assert copy._input_rows is None
         torch.testing.assert_close(copy.sparse_features(obs), net.features(obs), rtol=0, atol=1e-5)
+
+
+def test_init_from_widens_a_one_deal_contract_rummy_policy_to_the_full_game(tmp_path):
+    """``--init-from`` a policy trained on one Contract Rummy deal (``deal_index`` of 1 entry) for
+    the seven-deal game (7 entries): every part keeps its weights, the six new entries start at zero,
+    so on a first-deal observation of the full game the widened network gives the one-deal
+    network's logits; a layout with other part names is refused."""
+    import warnings
+    from rummy_env.agents.ppo_agent import layout_record
+    from rummy_env.experiments.checkpoints import start_network
+    from rummy_env.registry import make_raw_env
+    one_deal, full = make_raw_env("contract_rummy", deals=[1]), make_raw_env("contract_rummy")
+    net = PolicyNet(one_deal.observation_layout().size, 4584, (8,), obs_log1p=True)
+    data = {"format": CHECKPOINT_FORMAT, "game": "contract_rummy", "options": {"deals": [1]},
+            "observation_layout": layout_record(one_deal.observation_layout()),
+            "model_config": net.config, "model": net.state_dict()}
+    torch.save(data, tmp_path / "one_deal.pt")
+    with pytest.warns(UserWarning, match=r"observation widened \(deal_index \[1\] -> \[7\]\)"):
+        widened = start_network("contract_rummy", {}, 1691, 4584, "8", 32, str(tmp_path / "one_deal.pt"))
+    full.reset(seed=5)
+    obs_full = torch.from_numpy(full.observe(full.agent_selection)["observation"])[None]
+    start = full.observation_layout()["deal_index"].start
+    assert obs_full[0, start] == 1 and obs_full[0, start + 1:start + 7].sum() == 0
+    obs_one = torch.cat([obs_full[:, :start + 1], obs_full[:, start + 7:]], dim=1)
+    with torch.no_grad():
+        torch.testing.assert_close(widened(obs_full)[0], net(obs_one)[0])
+    assert widened.trunk[0].weight[:, start + 1:start + 7].abs().max() == 0
+    data["observation_layout"][0]["name"] = "renamed"
+    torch.save(data, tmp_path / "renamed.pt")
+    with warnings.catch_warnings(), pytest.raises(ValueError, match="cannot be mapped onto this env's .1691."):
+        warnings.simplefilter("ignore")
+        start_network("contract_rummy", {}, 1691, 4584, "8", 32, str(tmp_path / "renamed.pt"))
