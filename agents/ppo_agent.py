@@ -80,18 +80,34 @@ class PolicyNet(nn.Module):
     transform was ``log1p`` load unchanged, and symlog equals ``log1p`` on the non-negative
     observations they were trained on.
 
+    ``head``: ``"flat"`` (default; checkpoints without the key) is one linear logit per action,
+    (last hidden width) x ``num_actions`` weights. ``"factored"`` (Ginny-O, issue 17) scores the
+    ids of ``action_grid = (start, pieces, squares)`` (the game's ``ACTION_GRID``: id = start +
+    squares x piece + square, a square being a board square in reading order) as
+
+        logit(piece p at square q) = u_p(x) + <e_p + s(x), k_q>,   k_q = W f_q + b_q
+
+    with ``x`` the trunk's features, ``u`` and ``s`` linear in ``x``, ``e_p`` a learned embedding of
+    the piece, ``f_q`` the conv feature map at square q, ``b_q`` a learned embedding of the square
+    (all of size ``factor_dim``); ``policy_head`` scores the other ids (draw, pass, ...) one logit
+    each. The distribution is still the masked softmax over all action ids: only the logits are
+    computed in factored form, with far fewer weights.
+
     ``name`` (not saved) says which policy this is in error messages, e.g. the checkpoint path.
     """
 
     def __init__(self, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (256, 256),
                  board_shape: tuple[int, int, int] | None = None, board_offset: int = 0,
-                 conv_channels: int = 32, obs_log1p: bool = False):
+                 conv_channels: int = 32, obs_log1p: bool = False, head: str = "flat",
+                 action_grid: tuple[int, int, int] | None = None, factor_dim: int = 32):
         super().__init__()
         self.config = {"obs_size": int(obs_size), "num_actions": int(num_actions),
                        "hidden": [int(h) for h in hidden],
                        "board_shape": None if board_shape is None else [int(x) for x in board_shape],
                        "board_offset": int(board_offset), "conv_channels": int(conv_channels),
-                       "obs_log1p": bool(obs_log1p)}
+                       "obs_log1p": bool(obs_log1p), "head": head,
+                       "action_grid": None if action_grid is None else [int(x) for x in action_grid],
+                       "factor_dim": int(factor_dim)}
         self.obs_log1p = bool(obs_log1p)
         self.name = "untrained policy"
         self.board_shape = self.config["board_shape"]
@@ -101,15 +117,29 @@ class PolicyNet(nn.Module):
             self.board_slice = slice(board_offset, board_offset + c * h * w)
             self.conv = nn.Sequential(
                 _layer(nn.Conv2d(c, conv_channels, 3, padding=1)), nn.ReLU(),
-                _layer(nn.Conv2d(conv_channels, conv_channels, 3, padding=1)), nn.ReLU(),
-                nn.AdaptiveAvgPool2d(4), nn.Flatten())
+                _layer(nn.Conv2d(conv_channels, conv_channels, 3, padding=1)), nn.ReLU())
+            self.pool = nn.Sequential(nn.AdaptiveAvgPool2d(4), nn.Flatten())
             flat = obs_size - c * h * w + conv_channels * 16
         layers: list[nn.Module] = []
         for width in hidden:
             layers += [_layer(nn.Linear(flat, width)), nn.Tanh()]
             flat = width
         self.trunk = nn.Sequential(*layers)
-        self.policy_head = _layer(nn.Linear(flat, num_actions), std=0.01)
+        self.grid = None
+        """(start, stop, squares) of the factored ids; None for the flat head"""
+        if head == "factored":
+            start, pieces, squares = self._check_grid(num_actions, action_grid)
+            self.grid = (start, start + pieces * squares, squares)
+            self.policy_head = _layer(nn.Linear(flat, num_actions - pieces * squares), std=0.01)
+            self.piece_logit = _layer(nn.Linear(flat, pieces), std=0.01)
+            self.piece_embedding = nn.Parameter(torch.randn(pieces, factor_dim))
+            self.state_query = _layer(nn.Linear(flat, factor_dim), std=1.0)
+            self.square_key = _layer(nn.Linear(conv_channels, factor_dim), std=0.01)
+            self.square_embedding = nn.Parameter(torch.zeros(squares, factor_dim))
+        elif head == "flat":
+            self.policy_head = _layer(nn.Linear(flat, num_actions), std=0.01)
+        else:
+            raise ValueError(f"policy head must be 'flat' or 'factored', got {head!r}")
         self.value_head = _layer(nn.Linear(flat, 1), std=1.0)
         self._input_rows: torch.Tensor | None = None
         """the first layer's weight transposed (a row per observation entry), for :meth:`sparse_features`"""
@@ -123,14 +153,57 @@ class PolicyNet(nn.Module):
     def __setstate__(self, state: dict) -> None:
         super().__setstate__({"_input_rows": None, "_input_key": None, **state})
 
-    def features(self, obs: torch.Tensor) -> torch.Tensor:
+    def _check_grid(self, num_actions: int, action_grid) -> tuple[int, int, int]:
+        """``action_grid`` as (start, pieces, squares); ``ValueError`` unless the network reads board
+        planes with one square per grid column and the grid lies within the actions."""
+        if action_grid is None or self.board_shape is None:
+            raise ValueError("the factored policy head needs the game's action grid (ACTION_GRID) and its "
+                             "board planes (OBS_BOARD_SHAPE)")
+        start, pieces, squares = (int(v) for v in action_grid)
+        _, height, width = self.board_shape
+        if squares != height * width or pieces < 1 or start < 0 or start + pieces * squares > num_actions:
+            raise ValueError(f"action grid {list(action_grid)} does not fit {num_actions} actions and a "
+                             f"{height}x{width} board")
+        return start, pieces, squares
+
+    def encode(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """(the trunk's features, the conv feature map of the board planes (B, C, H, W) or None
+        without board planes)."""
         if self.obs_log1p:
             obs = symlog(obs)
         if self.board_shape is None:
-            return self.trunk(obs)
-        board = obs[:, self.board_slice].reshape(-1, *self.board_shape)
+            return self.trunk(obs), None
+        board_map = self.conv(obs[:, self.board_slice].reshape(-1, *self.board_shape))
         rest = torch.cat([obs[:, :self.board_slice.start], obs[:, self.board_slice.stop:]], dim=1)
-        return self.trunk(torch.cat([self.conv(board), rest], dim=1))
+        return self.trunk(torch.cat([self.pool(board_map), rest], dim=1)), board_map
+
+    def features(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.encode(obs)[0]
+
+    def action_logits(self, x: torch.Tensor, board_map: torch.Tensor | None,
+                      ids: torch.Tensor | None = None) -> torch.Tensor:
+        """The policy head: logits (B, len(ids)) of the action ``ids`` (ascending; every action
+        when None) from :meth:`encode`'s output; the factored head computes only those asked for."""
+        head = self.policy_head
+        if self.grid is None:
+            return head(x) if ids is None else torch.addmm(head.bias[ids], x, head.weight.index_select(0, ids).t())
+        start, stop, squares = self.grid
+        keys = self.square_key(board_map.flatten(2).transpose(1, 2)) + self.square_embedding  # (B, squares, d)
+        square_logit = torch.bmm(keys, self.state_query(x).unsqueeze(2)).squeeze(2)  # <s(x), k_q>
+        piece_logit = self.piece_logit(x)
+        if ids is None:
+            grid = (piece_logit.unsqueeze(2) + square_logit.unsqueeze(1)
+                    + torch.matmul(self.piece_embedding, keys.transpose(1, 2)))  # (B, pieces, squares)
+            other = head(x)
+            return torch.cat([other[:, :start], grid.flatten(1), other[:, start:]], dim=1)
+        first, last = torch.searchsorted(ids, torch.tensor([start, stop])).tolist()
+        cell = ids[first:last] - start
+        piece, square = cell // squares, cell % squares
+        grid = (piece_logit[:, piece] + square_logit[:, square]
+                + (keys[:, square] * self.piece_embedding[piece]).sum(2))
+        other = torch.cat([ids[:first], ids[last:] - (stop - start)])
+        other_logit = torch.addmm(head.bias[other], x, head.weight.index_select(0, other).t())
+        return torch.cat([other_logit[:, :first], grid, other_logit[:, first:]], dim=1)
 
     def sparse_features(self, obs: torch.Tensor) -> torch.Tensor:
         """:meth:`features` for acting (no gradient), equal up to float rounding: the first layer
@@ -154,8 +227,8 @@ class PolicyNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits, value) before masking; ``ValueError`` if a logit is not finite."""
-        x = self.features(obs)
-        logits = self.policy_head(x)
+        x, board_map = self.encode(obs)
+        logits = self.action_logits(x, board_map)
         if not torch.isfinite(logits).all():
             raise ValueError(self.nonfinite_message(obs))
         return logits, self.value_head(x).squeeze(-1)
@@ -178,21 +251,21 @@ class PolicyNet(nn.Module):
                generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(actions, their log-probabilities, values) for ``obs`` (B, obs_size) under
         ``mask`` (B, A): the fast path of acting. The policy head is computed for the actions legal
-        somewhere in the batch only (a few hundred of up to 23,509; all of them when that is most),
+        somewhere in the batch only (a few hundred of up to 23,509; all of them when that is most;
+        :meth:`action_logits`),
         and a sample is the Gumbel-max trick over the legal logits, which draws from the
         distribution of :func:`masked_distribution` (whose masked actions have probability 0);
         ``greedy`` takes the arg-max (the lowest action on a tie). ``ValueError`` if a legal
         logit is not finite."""
-        x = self.sparse_features(obs)
+        x, board_map = self.encode(obs) if self.board_shape is not None else (self.sparse_features(obs), None)
         used = mask.amax(0).nonzero().squeeze(1)  # the actions legal somewhere in the batch
-        head = self.policy_head
         if 2 * len(used) > mask.shape[1]:  # most actions (I Doubt It): the whole head is faster
             rows, cols = mask.nonzero(as_tuple=True)
-            legal = head(x)[rows, cols]
+            legal = self.action_logits(x, board_map)[rows, cols]
         else:
             rows, at = mask.index_select(1, used).nonzero(as_tuple=True)
             cols = used[at]
-            legal = torch.addmm(head.bias[used], x, head.weight.index_select(0, used).t())[rows, at]
+            legal = self.action_logits(x, board_map, used)[rows, at]
         if not torch.isfinite(legal).all():
             raise ValueError(self.nonfinite_message(obs))
         keys = legal if greedy else legal - torch.log(-torch.log(torch.rand(legal.shape, generator=generator)))
@@ -215,14 +288,18 @@ class PolicyNet(nn.Module):
 
 
 def policy_for_game(game: str, obs_size: int, num_actions: int, hidden: str = "256,256",
-                    conv_channels: int = 32) -> PolicyNet:
+                    conv_channels: int = 32, head: str = "flat", factor_dim: int = 32) -> PolicyNet:
     """A fresh :class:`PolicyNet` for ``game``: ``hidden`` is comma-separated layer widths; the conv
-    board reader is added when the game module exposes ``OBS_BOARD_SHAPE`` (Ginny-O)."""
+    board reader is added when the game module exposes ``OBS_BOARD_SHAPE`` (Ginny-O); ``head``
+    ``"factored"`` reads the game's ``ACTION_GRID`` (Ginny-O; ``ValueError`` for a game without one)."""
     module = game_module(game)
+    if head == "factored" and not hasattr(module, "ACTION_GRID"):
+        raise ValueError(f"{game_key(game)} has no action grid for a factored policy head (only ginny_o has)")
     return PolicyNet(obs_size, num_actions, tuple(int(h) for h in hidden.split(",") if h),
                      board_shape=getattr(module, "OBS_BOARD_SHAPE", None),
                      board_offset=getattr(module, "OBS_BOARD_OFFSET", 0), conv_channels=conv_channels,
-                     obs_log1p=True)
+                     obs_log1p=True, head=head, action_grid=getattr(module, "ACTION_GRID", None),
+                     factor_dim=factor_dim)
 
 
 def committed_checkpoint(game: str) -> str:
@@ -254,13 +331,15 @@ def check_layout(path: str, data: dict, layout) -> None:
 
 
 def policy_from_checkpoint(data: dict) -> PolicyNet:
-    """The network stored in a checkpoint dict (training checkpoint or policy export)."""
+    """The network stored in a checkpoint dict (training checkpoint or policy export); a
+    checkpoint without ``"head"`` in its config has the flat head."""
     if data.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"not a rummy_env PPO checkpoint (format {data.get('format')!r})")
     cfg = data["model_config"]
     net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]),
                     None if cfg["board_shape"] is None else tuple(cfg["board_shape"]),
-                    cfg["board_offset"], cfg["conv_channels"], cfg.get("obs_log1p", False))
+                    cfg["board_offset"], cfg["conv_channels"], cfg.get("obs_log1p", False),
+                    cfg.get("head", "flat"), cfg.get("action_grid"), cfg.get("factor_dim", 32))
     net.load_state_dict(data["model"])
     net.eval()
     net.name = f"{data.get('game')} policy"

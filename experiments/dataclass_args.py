@@ -63,6 +63,10 @@ class RunArgs:
     """hidden layer sizes of the MLP, comma-separated"""
     conv_channels: int = 32
     """channels of the two conv layers over board planes (games with OBS_BOARD_SHAPE only)"""
+    head: str = "flat"
+    """policy head: flat (a logit per action) or factored (piece x square logits from embeddings; ginny_o only)"""
+    factor_dim: int = 32
+    """size of the piece and square embeddings of the factored head"""
     torch_threads: int = 1
     """torch CPU threads (1 keeps runs reproducible)"""
 

@@ -263,7 +263,8 @@ def imitate(args: Args) -> dict:
     log = functools.partial(print, flush=True)
     log(json.dumps({"round": 0, "decisions": len(demos.action), "episodes": int(demos.episode.max()) + 1,
                     "collect_s": round(collect_s, 1)}))
-    net = policy_for_game(key, demos.obs.shape[1], demos.num_actions, args.hidden, args.conv_channels)
+    net = policy_for_game(key, demos.obs.shape[1], demos.num_actions, args.hidden, args.conv_channels, args.head,
+                          args.factor_dim)
     net.name = f"{key} imitation run {run_dir}"
     history = fit(net, demos, args, args.epochs, 0, log)
     generator = torch.Generator().manual_seed(args.seed)

@@ -34,7 +34,8 @@ def benchmark_selfplay(args) -> dict:
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     vg = VectorGames(args.game, args.num_envs, args.seed, **parse_env_options(args.opt))
-    net = policy_for_game(args.game, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels)
+    net = policy_for_game(args.game, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels, args.head,
+                          args.factor_dim)
     generator = torch.Generator().manual_seed(args.seed)
     policy_s, steps, episodes = 0.0, 0, 0
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -62,7 +63,8 @@ def evaluate_only(args) -> list[dict]:
     seed_globals(args.seed)
     key, options = game_key(args.game), parse_env_options(args.opt)
     vg = VectorGames(key, 1, args.seed, **options)
-    net = start_network(key, options, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels, args.init_from)
+    net = start_network(key, options, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels, args.init_from,
+                        args.head, args.factor_dim)
     rows = []
     for spec in eval_opponents(key, args.eval_opponents):
         start = time.perf_counter()

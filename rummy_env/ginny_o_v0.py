@@ -11,7 +11,8 @@ Actions (23,509 ids, GO-40..GO-44): 0 ``draw``, 1 ``pass``, 2 ``commit``; 3-55 `
 56-108 ``exchange <t>`` (t: the 52 cards in id order, then JK); 109 + 225 x card + square
 ``place <c> at <sq>``; 11809 + 225 x card + square ``place JK=<c> at <sq>`` (square =
 15 x (row - 1) + column, A-O = 0-14). The mask is exact: a ``place`` is legal only if the play
-can still be completed (GO-43); placements go in reading order.
+can still be completed (GO-43); placements go in reading order. ``ACTION_GRID`` = (109, 104, 225):
+the ``place`` ids as a piece x square grid, for a factored policy head.
 
 Observation (float32, length ``3375 + 221 + 3n``; n = num_players), in this order. Ranges:
 ``{0,1}`` binary, ``a..b`` integers (``inf``: no bound), ``[a, b]`` reals;
@@ -66,11 +67,11 @@ from __future__ import annotations
 import numpy as np
 
 from .base import CardGameEnv, wrap
-from .games.ginny_o import (BOARD_PLANES, NUM_ACTIONS, OBS_BOARD_SHAPE, OBS_BOARD_SIZE, GinnyOGame,
+from .games.ginny_o import (ACTION_GRID, BOARD_PLANES, NUM_ACTIONS, OBS_BOARD_SHAPE, OBS_BOARD_SIZE, GinnyOGame,
                             Options, observation_layout)
 from .layout import ObservationLayout
 
-__all__ = ["env", "raw_env", "BOARD_PLANES", "OBS_BOARD_SHAPE", "OBS_BOARD_SIZE"]
+__all__ = ["env", "raw_env", "ACTION_GRID", "BOARD_PLANES", "OBS_BOARD_SHAPE", "OBS_BOARD_SIZE"]
 
 
 class raw_env(CardGameEnv):

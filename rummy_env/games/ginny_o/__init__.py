@@ -17,8 +17,8 @@ The board picture (``render_mode="rgb_array"``) is drawn by ``rummy_env.render``
 """
 from .board import (CENTRE, COLS, LAYOUTS, NSQ, RED_SQUARES, SIZE, SQUARE_TEXT, board_lines, read_line,
                     score_play, square_of)
-from .catalogue import (ACTIONS, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0, place_action,
-                        text_to_action)
+from .catalogue import (ACTION_GRID, ACTIONS, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0,
+                        place_action, text_to_action)
 from .game import RACK_VALUE, GinnyOGame
 from .observation import (BOARD_PLANES, OBS_BOARD_SHAPE, OBS_BOARD_SIZE, OBSERVATION_LAYOUTS, PHASES, obs_size,
                           observation_layout)
@@ -27,7 +27,7 @@ from .search import Play, PlaySearch
 
 __all__ = [
     "CENTRE", "COLS", "LAYOUTS", "NSQ", "RED_SQUARES", "SIZE", "SQUARE_TEXT", "board_lines", "read_line", "score_play",
-    "square_of", "ACTIONS", "COMMIT", "DRAW", "EXCHANGE0", "NUM_ACTIONS", "PASS", "PLACE0", "RETURN0",
+    "square_of", "ACTION_GRID", "ACTIONS", "COMMIT", "DRAW", "EXCHANGE0", "NUM_ACTIONS", "PASS", "PLACE0", "RETURN0",
     "place_action", "text_to_action", "RACK_VALUE", "GinnyOGame", "BOARD_PLANES", "OBS_BOARD_SHAPE", "OBS_BOARD_SIZE",
     "OBSERVATION_LAYOUTS", "PHASES", "obs_size", "observation_layout", "Options", "Play", "PlaySearch",
 ]

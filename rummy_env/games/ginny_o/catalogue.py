@@ -30,6 +30,10 @@ RETURN0 = ACTIONS.start("return")
 EXCHANGE0 = ACTIONS.start("exchange")
 PLACE0 = ACTIONS.start("place")
 NUM_ACTIONS = ACTIONS.size  # 23509
+ACTION_GRID = (PLACE0, PIECE.size, SQUARE.size)
+"""The ``place`` ids as a piece x square grid: id = start + squares x piece + square (the segment is
+piece-major; a square is a board square in reading order, as in the board planes of the
+observation). A factored policy head (``PolicyNet(head="factored")``) scores them from this."""
 text_to_action = ACTIONS.text_to_action
 
 
