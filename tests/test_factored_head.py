@@ -11,7 +11,7 @@ import torch
 
 from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, load_ppo_agent, masked_distribution, masked_logits,
                                         policy_for_game, policy_from_checkpoint)
-from rummy_env.experiments import imitate, train_ppo as tp
+from rummy_env.experiments import agreement, imitate, train_ppo as tp
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
 from rummy_env.games.ginny_o import ACTIONS, NUM_ACTIONS
 from rummy_env.vector import VectorGames
@@ -128,7 +128,8 @@ def test_factored_head_refuses_a_game_without_an_action_grid_and_unknown_heads()
 
 def test_imitation_then_ppo_with_the_factored_head_on_ginny_o(tmp_path):
     """``--head factored`` in both tools (the shared run flags): a tiny imitation run writes a
-    factored policy, and a tiny PPO run starts from it and trains one update end to end."""
+    factored policy (which ``experiments/agreement.py`` scores on fresh decisions), and a tiny PPO
+    run starts from it and trains one update end to end."""
     torch.set_num_threads(1)
     small = ["--game", "ginny_o", "--hidden", "16", "--conv-channels", "4", "--head", "factored",
              "--factor-dim", "8"]
@@ -137,6 +138,10 @@ def test_imitation_then_ppo_with_the_factored_head_on_ginny_o(tmp_path):
         "--run-dir", str(tmp_path / "bc")]))
     assert 0.0 <= summary["val_accuracy"] <= 1.0
     assert load_ppo_agent(str(tmp_path / "bc" / "policy.pt"), "ginny_o").net.config["head"] == "factored"
+    compared = agreement.agreement("ginny_o", {}, [str(tmp_path / "bc")], 100, 999, 4)
+    row = compared["runs"][str(tmp_path / "bc")]
+    assert sum(k["decisions"] for k in row["by_kind"].values()) == compared["decisions"] >= 100
+    assert row["training_summary"]["decisions"] == summary["decisions"] and 0.0 <= row["agreement"] <= 1.0
     trainer = tp.train(tp.parse_args(small + [
         "--init-from", str(tmp_path / "bc" / "policy.pt"), "--num-envs", "2", "--num-steps", "16",
         "--total-timesteps", "32", "--update-epochs", "1", "--num-minibatches", "2", "--opponents", "random:1",

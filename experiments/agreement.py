@@ -1,0 +1,80 @@
+"""How often policies pick the rule-based agent's action, by kind of decision, on fresh decisions.
+
+    .venv/bin/python -m rummy_env.experiments.agreement --game ginny_o --decisions 5000 --seed 999 \\
+        --runs runs/ginny_o_flat_bc,runs/ginny_o_factored_bc --out docs/results/ginny_o_factored/agreement.json
+
+The rule-based agent plays every seat (:func:`rummy_env.experiments.imitate.collect`, deals from
+``--seed``); each run's ``policy.pt`` picks its masked arg-max on every decision. Per run: the
+agreement overall, on the decisions with more than one legal action, and per kind (the first word of
+the agent's action text: ``draw``, ``place``, ...). The JSON also holds each run's ``summary.json``
+(its held-out agreement, times, command and commit) and this command's provenance.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+import numpy as np
+import torch
+
+from rummy_env.agents.ppo_agent import load_ppo_agent, masked_logits
+from rummy_env.experiments import io
+from rummy_env.experiments.imitate import collect
+from rummy_env.experiments.options import add_option_argument, parse_env_options
+from rummy_env.registry import game_key, make_raw_env
+
+
+def greedy_actions(net, obs: np.ndarray, mask: torch.Tensor, chunk: int = 1024) -> np.ndarray:
+    """The masked arg-max of ``net`` on each row of ``obs`` (float16 observations)."""
+    out = []
+    with torch.no_grad():
+        for j in range(0, len(obs), chunk):
+            logits, _ = net(torch.from_numpy(obs[j:j + chunk]).float())
+            out.append(masked_logits(logits, mask[j:j + chunk]).argmax(1).numpy())
+    return np.concatenate(out)
+
+
+def agreement(game: str, options: dict, runs: list[str], decisions: int, seed: int, num_envs: int) -> dict:
+    """Per run: agreement with the rule-based agent overall, on non-forced decisions and by kind."""
+    demos = collect(game, options, decisions, num_envs, seed, gamma=0.99, reward_scale=1.0)
+    mask = demos.mask(np.arange(len(demos.action)))
+    forced = mask.sum(1).numpy() == 1
+    env = make_raw_env(game, **options)
+    kind = np.array([env.action_to_text(int(a)).split()[0] for a in demos.action])
+    results = {}
+    for run in runs:
+        same = greedy_actions(load_ppo_agent(os.path.join(run, "policy.pt"), game).net, demos.obs, mask) == demos.action
+        with open(os.path.join(run, "summary.json")) as f:
+            summary = json.load(f)
+        results[run] = {
+            "agreement": round(float(same.mean()), 4),
+            "agreement_not_forced": round(float(same[~forced].mean()), 4),
+            "by_kind": {k: {"decisions": int((kind == k).sum()), "forced": round(float(forced[kind == k].mean()), 4),
+                            "agreement": round(float(same[kind == k].mean()), 4)} for k in sorted(set(kind))},
+            "training_summary": summary}
+    return {"game": game, "options": options, "decisions": len(demos.action), "seed": seed,
+            "forced_share": round(float(forced.mean()), 4), "runs": results}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True, help="game name")
+    add_option_argument(parser, dest="opt")
+    parser.add_argument("--runs", required=True, help="comma-separated run folders (each with policy.pt and summary.json)")
+    parser.add_argument("--decisions", type=int, default=5000, help="fresh rule-based decisions to compare on")
+    parser.add_argument("--seed", type=int, default=999, help="seed of the deals (use one not used in training)")
+    parser.add_argument("--num-envs", type=int, default=32, help="games played side by side while collecting")
+    parser.add_argument("--out", default="", help="also write the result, with git commit and command line, here")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    result = agreement(game_key(args.game), parse_env_options(args.opt), args.runs.split(","), args.decisions,
+                       args.seed, args.num_envs)
+    print(json.dumps({run: {k: v for k, v in r.items() if k != "training_summary"}
+                      for run, r in result["runs"].items()}, indent=1))
+    if args.out:
+        io.write_json(args.out, {**result, **io.provenance()})
+
+
+if __name__ == "__main__":
+    main()
