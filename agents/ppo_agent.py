@@ -223,7 +223,10 @@ class PolicyNet(nn.Module):
         inputs = obs.index_select(1, used)
         if self.obs_log1p:
             inputs = symlog(inputs)
-        return self.trunk[1:](torch.addmm(self.trunk[0].bias, inputs, self._input_rows.index_select(0, used)))
+        h = torch.addmm(self.trunk[0].bias, inputs, self._input_rows.index_select(0, used))
+        for layer in itertools.islice(self.trunk, 1, None):  # (slicing the Sequential builds a module)
+            h = layer(h)
+        return h
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits, value) before masking; ``ValueError`` if a logit is not finite."""
@@ -247,36 +250,69 @@ class PolicyNet(nn.Module):
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         return self.value_head(self.features(obs)).squeeze(-1)
 
+    def legal_logits(self, x: torch.Tensor, board_map: torch.Tensor | None,
+                     mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(rows, actions, logits) of every legal pair of ``mask`` (B, A), a row's pairs together in
+        ascending action order, from :meth:`encode`'s output. The head is computed for the actions
+        legal somewhere in the batch; when those are most of them (I Doubt It: its 2,381 actions
+        nearly all legal somewhere in 64 games), the rows with the fewest legal actions (I Doubt
+        It's doubt decisions: doubt or pass) take theirs and the other rows the whole head, as
+        many rows as make the head smallest (bounding the union of their actions by their sum
+        and by ``A``)."""
+        used = mask.amax(0).nonzero().squeeze(1)
+        n, num_actions = mask.shape
+        if 2 * len(used) <= num_actions:
+            return self._head_pairs(x, board_map, mask, used)
+        counts = mask.sum(1, dtype=torch.int32).numpy()  # (numpy: cheaper on 64 numbers than torch)
+        order = counts.argsort(kind="stable")
+        size = np.arange(1, n + 1)
+        cost = (size + 1) * np.minimum(counts[order].cumsum(), num_actions) + (n - size) * num_actions
+        few = int(cost.argmin()) + 1
+        if cost[few - 1] >= n * num_actions:
+            return self._head_pairs(x, board_map, mask)
+        order = torch.from_numpy(order)
+        parts = []
+        for group, sparse in ((order[:few], True), (order[few:], False)):
+            group_mask = mask.index_select(0, group)
+            group_map = None if board_map is None else board_map.index_select(0, group)
+            ids = group_mask.amax(0).nonzero().squeeze(1) if sparse else None
+            rows, cols, logits = self._head_pairs(x.index_select(0, group), group_map, group_mask, ids)
+            parts.append((group[rows], cols, logits))
+        return tuple(torch.cat(column) for column in zip(*parts))
+
+    def _head_pairs(self, x: torch.Tensor, board_map: torch.Tensor | None, mask: torch.Tensor,
+                    ids: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """:meth:`legal_logits` with the head computed for the actions ``ids`` (every legal one
+        among them), or the whole head when None."""
+        if ids is None:
+            rows, cols = mask.nonzero(as_tuple=True)
+            return rows, cols, self.action_logits(x, board_map)[rows, cols]
+        rows, at = mask.index_select(1, ids).nonzero(as_tuple=True)
+        return rows, ids[at], self.action_logits(x, board_map, ids)[rows, at]
+
     def choose(self, obs: torch.Tensor, mask: torch.Tensor, greedy: bool = False,
                generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(actions, their log-probabilities, values) for ``obs`` (B, obs_size) under
-        ``mask`` (B, A): the fast path of acting. The policy head is computed for the actions legal
-        somewhere in the batch only (a few hundred of up to 23,509; all of them when that is most;
-        :meth:`action_logits`),
-        and a sample is the Gumbel-max trick over the legal logits, which draws from the
-        distribution of :func:`masked_distribution` (whose masked actions have probability 0);
-        ``greedy`` takes the arg-max (the lowest action on a tie). ``ValueError`` if a legal
-        logit is not finite."""
+        ``mask`` (B, A): the fast path of acting. The policy head is computed only where
+        :meth:`legal_logits` needs it (the actions legal somewhere in the batch: a few hundred of
+        up to 23,509), and a sample is the Gumbel-max trick over the legal logits, which draws from
+        the distribution of :func:`masked_distribution` (whose masked actions have probability 0);
+        ``greedy`` takes the arg-max (the lowest action on a tie). ``ValueError`` if a legal logit
+        is not finite or a row has no legal action."""
         x, board_map = self.encode(obs) if self.board_shape is not None else (self.sparse_features(obs), None)
-        used = mask.amax(0).nonzero().squeeze(1)  # the actions legal somewhere in the batch
-        if 2 * len(used) > mask.shape[1]:  # most actions (I Doubt It): the whole head is faster
-            rows, cols = mask.nonzero(as_tuple=True)
-            legal = self.action_logits(x, board_map)[rows, cols]
-        else:
-            rows, at = mask.index_select(1, used).nonzero(as_tuple=True)
-            cols = used[at]
-            legal = self.action_logits(x, board_map, used)[rows, at]
-        if not torch.isfinite(legal).all():
+        rows, cols, legal = self.legal_logits(x, board_map, mask)
+        if not torch.isfinite(legal.sum()) and not torch.isfinite(legal).all():  # (the sum: one cheap pass)
             raise ValueError(self.nonfinite_message(obs))
         keys = legal if greedy else legal - torch.log(-torch.log(torch.rand(legal.shape, generator=generator)))
-        n = mask.shape[0]
+        n, pairs = mask.shape[0], len(legal)
         best = torch.full((n,), -math.inf).scatter_reduce_(0, rows, keys, "amax")
-        won = keys == best[rows]
-        actions = torch.full((n,), mask.shape[1]).scatter_reduce_(0, rows[won], cols[won], "amin")
-        chosen = torch.full((n,), -math.inf).scatter_reduce_(0, rows[won], legal[won], "amax")
-        top = torch.full((n,), -math.inf).scatter_reduce_(0, rows, legal, "amax")
+        first = torch.full((n,), pairs).scatter_reduce_(  # a row's first pair at its best: the lowest action on a tie
+            0, rows, torch.where(keys == best[rows], torch.arange(pairs), pairs), "amin")
+        top = best if greedy else torch.full((n,), -math.inf).scatter_reduce_(0, rows, legal, "amax")
         total = torch.zeros(n).index_add_(0, rows, torch.exp(legal - top[rows]))
-        return actions, chosen - top - torch.log(total), self.value_head(x).squeeze(-1)
+        if not bool(total.all()):
+            raise ValueError(f"mask row {int((total == 0).nonzero()[0])} has no legal action")
+        return cols[first], legal[first] - top - torch.log(total), self.value_head(x).squeeze(-1)
 
     @torch.inference_mode()
     def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False,
