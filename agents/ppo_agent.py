@@ -210,15 +210,17 @@ class PolicyNet(nn.Module):
         reads only the observation entries that are nonzero somewhere in the batch (a fifth to a
         third of them in 64 games: card bits and counts are mostly 0, and symlog keeps 0 at 0),
         from its weight kept transposed until the weight changes. Networks with board planes or
-        without a hidden layer, and batches using most entries, use :meth:`features`."""
-        if self.board_shape is not None or not len(self.trunk):
+        without a hidden layer, observations no longer than the first layer is wide (I Doubt It's
+        190 entries: finding the used ones costs about what reading only them saves) and batches
+        using most entries use :meth:`features`."""
+        if self.board_shape is not None or not len(self.trunk) or obs.shape[1] <= self.trunk[0].out_features:
             return self.features(obs)
         weight = self.trunk[0].weight
         key = (weight.data_ptr(), weight._version)
         if self._input_key != key:
             self._input_rows, self._input_key = weight.detach().t().contiguous(), key
         used = obs.abs().sum(0).nonzero().squeeze(1)  # (a reduction several times faster than any)
-        if 2 * len(used) > obs.shape[1]:  # mostly used (I Doubt It's small observation): dense is faster
+        if 2 * len(used) > obs.shape[1]:  # mostly used: dense is faster
             return self.features(obs)
         inputs = obs.index_select(1, used)
         if self.obs_log1p:
@@ -303,7 +305,7 @@ class PolicyNet(nn.Module):
         rows, cols, legal = self.legal_logits(x, board_map, mask)
         if not torch.isfinite(legal.sum()) and not torch.isfinite(legal).all():  # (the sum: one cheap pass)
             raise ValueError(self.nonfinite_message(obs))
-        keys = legal if greedy else legal - torch.log(-torch.log(torch.rand(legal.shape, generator=generator)))
+        keys = legal if greedy else legal - torch.rand(legal.shape, generator=generator).log_().neg_().log_()
         n, pairs = mask.shape[0], len(legal)
         best = torch.full((n,), -math.inf).scatter_reduce_(0, rows, keys, "amax")
         first = torch.full((n,), pairs).scatter_reduce_(  # a row's first pair at its best: the lowest action on a tie
