@@ -55,6 +55,39 @@ def masked_distribution(logits: torch.Tensor, mask: torch.Tensor) -> torch.distr
     return torch.distributions.Categorical(logits=masked_logits(logits, mask))
 
 
+def pick_per_row(rows: np.ndarray, cols: np.ndarray, logits: np.ndarray, n: int,
+                 uniform: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """(action, its log-probability) for each of ``n`` rows from its legal pairs (pair ``i``: row
+    ``rows[i]``, action ``cols[i]``, logit ``logits[i]``; a row's pairs consecutive and in
+    ascending action order, as :meth:`PolicyNet.legal_logits` gives them). Without ``uniform``
+    the arg-max (the lowest action on a tie); with ``uniform`` (a number in [0, 1) per pair) a
+    draw from the row's softmax by an exponential race: pair ``i`` finishes at time
+    ``-log(uniform[i]) / exp(logits[i] - top)`` and the first to finish wins, with probability
+    proportional to ``exp(logits[i])`` (the Gumbel-max trick in another form). Segment reductions
+    in numpy, a fraction of the cost of torch's scatters. ``ValueError`` for a row without a pair."""
+    pairs = len(logits)
+    starts = np.flatnonzero(rows[1:] != rows[:-1]) + 1
+    starts = np.concatenate(([0], starts))
+    if not pairs or len(starts) != n:
+        raise ValueError(f"mask row {np.setdiff1d(np.arange(n), rows)[0]} has no legal action")
+    lengths = np.diff(starts, append=pairs)
+    top = np.maximum.reduceat(logits, starts)
+    top_of_pair = np.repeat(top, lengths)
+    weight = np.exp(logits - top_of_pair)
+    if uniform is None:
+        score, best_of_pair = logits, top_of_pair
+    else:
+        score = np.log(uniform) / weight  # minus the finishing time
+        best_of_pair = np.repeat(np.maximum.reduceat(score, starts), lengths)
+    first = np.minimum.reduceat(np.where(score == best_of_pair, np.arange(pairs), pairs), starts)
+    segment_rows = rows[starts]
+    actions = np.empty(n, np.int64)
+    actions[segment_rows] = cols[first]
+    logp = np.empty(n, np.float32)
+    logp[segment_rows] = logits[first] - top - np.log(np.add.reduceat(weight, starts))
+    return actions, logp
+
+
 def symlog(x: torch.Tensor) -> torch.Tensor:
     """``sign(x) * log(1 + |x|)``: ``log1p(x)`` for x >= 0, finite and odd for every finite x."""
     return torch.log1p(torch.abs(x)).copysign_(x)
@@ -295,26 +328,19 @@ class PolicyNet(nn.Module):
     def choose(self, obs: torch.Tensor, mask: torch.Tensor, greedy: bool = False,
                generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(actions, their log-probabilities, values) for ``obs`` (B, obs_size) under
-        ``mask`` (B, A): the fast path of acting. The policy head is computed only where
-        :meth:`legal_logits` needs it (the actions legal somewhere in the batch: a few hundred of
-        up to 23,509), and a sample is the Gumbel-max trick over the legal logits, which draws from
-        the distribution of :func:`masked_distribution` (whose masked actions have probability 0);
-        ``greedy`` takes the arg-max (the lowest action on a tie). ``ValueError`` if a legal logit
-        is not finite or a row has no legal action."""
+        ``mask`` (B, A): the fast path of acting (the log-probabilities carry no gradient). The
+        policy head is computed only where :meth:`legal_logits` needs it (the actions legal
+        somewhere in the batch: a few hundred of up to 23,509), and :func:`pick_per_row` draws from
+        the softmax of the legal logits, the distribution of :func:`masked_distribution` (whose
+        masked actions have probability 0), or with ``greedy`` takes the arg-max (the lowest action
+        on a tie). ``ValueError`` if a legal logit is not finite or a row has no legal action."""
         x, board_map = self.encode(obs) if self.board_shape is not None else (self.sparse_features(obs), None)
         rows, cols, legal = self.legal_logits(x, board_map, mask)
         if not torch.isfinite(legal.sum()) and not torch.isfinite(legal).all():  # (the sum: one cheap pass)
             raise ValueError(self.nonfinite_message(obs))
-        keys = legal if greedy else legal - torch.rand(legal.shape, generator=generator).log_().neg_().log_()
-        n, pairs = mask.shape[0], len(legal)
-        best = torch.full((n,), -math.inf).scatter_reduce_(0, rows, keys, "amax")
-        first = torch.full((n,), pairs).scatter_reduce_(  # a row's first pair at its best: the lowest action on a tie
-            0, rows, torch.where(keys == best[rows], torch.arange(pairs), pairs), "amin")
-        top = best if greedy else torch.full((n,), -math.inf).scatter_reduce_(0, rows, legal, "amax")
-        total = torch.zeros(n).index_add_(0, rows, torch.exp(legal - top[rows]))
-        if not bool(total.all()):
-            raise ValueError(f"mask row {int((total == 0).nonzero()[0])} has no legal action")
-        return cols[first], legal[first] - top - torch.log(total), self.value_head(x).squeeze(-1)
+        uniform = None if greedy else torch.rand(legal.shape, generator=generator).numpy()
+        actions, logp = pick_per_row(rows.numpy(), cols.numpy(), legal.detach().numpy(), mask.shape[0], uniform)
+        return torch.from_numpy(actions), torch.from_numpy(logp), self.value_head(x).squeeze(-1)
 
     @torch.inference_mode()
     def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False,

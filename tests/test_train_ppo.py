@@ -490,6 +490,17 @@ def test_choose_takes_rows_with_few_legal_actions_apart_and_samples_the_masked_d
     assert greedy.tolist() == masked_logits(logits, mask).argmax(1).tolist()
 
 
+def test_choose_refuses_a_mask_row_without_a_legal_action():
+    """A row with no legal action is a ValueError naming it, sampled or greedy (not an action id
+    past the last)."""
+    net = PolicyNet(6, 12, (8,), obs_log1p=True)
+    mask = torch.ones(3, 12, dtype=torch.int8)
+    mask[1] = 0
+    for greedy in (False, True):
+        with torch.no_grad(), pytest.raises(ValueError, match="mask row 1 has no legal action"):
+            net.choose(torch.rand(3, 6), mask, greedy=greedy)
+
+
 def test_sparse_features_equal_features_and_follow_weight_updates():
     """The acting path's first layer reads only the nonzero observation columns from a transposed
     copy of the weight: equal to the dense features, also after an optimizer step changes the
