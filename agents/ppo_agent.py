@@ -252,7 +252,7 @@ class PolicyNet(nn.Module):
         key = (weight.data_ptr(), weight._version)
         if self._input_key != key:
             self._input_rows, self._input_key = weight.detach().t().contiguous(), key
-        used = obs.abs().sum(0).nonzero().squeeze(1)  # (a reduction several times faster than any)
+        used = torch.from_numpy(np.flatnonzero(obs.numpy().any(0)))  # (numpy's any: the cheapest reduction here)
         if 2 * len(used) > obs.shape[1]:  # mostly used: dense is faster
             return self.features(obs)
         inputs = obs.index_select(1, used)
