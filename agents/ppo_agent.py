@@ -77,7 +77,8 @@ def pick_per_row(rows: np.ndarray, cols: np.ndarray, logits: np.ndarray, n: int,
     if uniform is None:
         score, best_of_pair = logits, top_of_pair
     else:
-        score = np.log(uniform) / weight  # minus the finishing time
+        with np.errstate(divide="ignore"):  # a uniform of 0 or a weight of 0: -inf, never drawn
+            score = np.log(uniform) / weight  # minus the finishing time
         best_of_pair = np.repeat(np.maximum.reduceat(score, starts), lengths)
     first = np.minimum.reduceat(np.where(score == best_of_pair, np.arange(pairs), pairs), starts)
     segment_rows = rows[starts]

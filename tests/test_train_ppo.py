@@ -8,13 +8,14 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
 import torch
 
 from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, load_ppo_agent, masked_distribution,
-                              masked_logits, policy_from_checkpoint)
+                              masked_logits, pick_per_row, policy_from_checkpoint)
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments import measure_policy, train_ppo as tp
 
@@ -488,6 +489,21 @@ def test_choose_takes_rows_with_few_legal_actions_apart_and_samples_the_masked_d
         torch.testing.assert_close(freq, dist.probs[row], rtol=0, atol=0.01)
     assert (dist.probs[:2] > 0.05).sum() >= 4  # not a near-deterministic policy: the test can fail
     assert greedy.tolist() == masked_logits(logits, mask).argmax(1).tolist()
+
+
+def test_pick_per_row_never_draws_a_zero_uniform_or_weight_and_takes_the_lowest_action_on_a_tie():
+    """The exponential race: a pair whose uniform is 0 or whose weight underflows to 0 never
+    wins, silently (no numpy warning); the arg-max takes a row's lowest action on a tie; the
+    log-probabilities are the row's log-softmax."""
+    rows, cols = np.array([0, 0, 0, 1, 1]), np.array([1, 4, 7, 2, 3])
+    logits = np.array([0.0, -200.0, 1.0, 3.0, 3.0], np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        drawn, logp = pick_per_row(rows, cols, logits, 2, np.array([0.5, 0.3, 0.0, 0.2, 0.9], np.float32))
+        greedy, greedy_logp = pick_per_row(rows, cols, logits, 2, None)
+    assert drawn.tolist() == [1, 3] and greedy.tolist() == [7, 2]
+    np.testing.assert_allclose(logp, [-np.log1p(np.e), -np.log(2)], rtol=1e-6)
+    np.testing.assert_allclose(greedy_logp, [1 - np.log1p(np.e), -np.log(2)], rtol=1e-6)
 
 
 def test_choose_refuses_a_mask_row_without_a_legal_action():
