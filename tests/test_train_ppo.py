@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, load_ppo_agent, masked_distribution,
+from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, legal_bools, load_ppo_agent, masked_distribution,
                               masked_logits, pick_per_row, policy_from_checkpoint)
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments import measure_policy, train_ppo as tp
@@ -570,3 +570,25 @@ def test_init_from_widens_a_one_deal_contract_rummy_policy_to_the_full_game(tmp_
     with warnings.catch_warnings(), pytest.raises(ValueError, match="cannot be mapped onto this env's .1691."):
         warnings.simplefilter("ignore")
         start_network("contract_rummy", {}, 1691, 4584, "8", 32, str(tmp_path / "renamed.pt"))
+
+
+def test_choose_reads_int8_bool_and_float_masks_alike():
+    """legal_bools: an int8 or bool mask is read as a view (no copy), a float one by comparison
+    with 0; choose draws the same actions from all three on a batch whose rows split (few-action
+    rows and whole-head rows)."""
+    net = PolicyNet(6, 40, (8,), obs_log1p=True)
+    mask = torch.zeros(16, 40, dtype=torch.int8)
+    mask[:10, :2] = 1
+    mask[10:] = (torch.rand(6, 40, generator=torch.Generator().manual_seed(5)) < 0.6).to(torch.int8)
+    mask[10:, 2:4] = 1
+    assert np.shares_memory(legal_bools(mask), mask.numpy())
+    as_bool = mask.bool()
+    assert np.shares_memory(legal_bools(as_bool), as_bool.numpy())
+    obs = torch.rand(16, 6)
+    chosen = []
+    for form in (mask, mask.bool(), mask.float()):
+        np.testing.assert_array_equal(legal_bools(form), mask.numpy() == 1)
+        with torch.no_grad():
+            chosen.append(net.choose(obs, form, generator=torch.Generator().manual_seed(9))[0].tolist())
+    assert chosen[0] == chosen[1] == chosen[2]
+    assert all(a < 2 for a in chosen[0][:10]) and len(set(chosen[0][10:])) > 1
