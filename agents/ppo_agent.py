@@ -66,11 +66,13 @@ def pick_per_row(rows: np.ndarray, cols: np.ndarray, logits: np.ndarray, n: int,
     proportional to ``exp(logits[i])`` (the Gumbel-max trick in another form). Segment reductions
     in numpy, a fraction of the cost of torch's scatters. ``ValueError`` for a row without a pair."""
     pairs = len(logits)
-    starts = np.flatnonzero(rows[1:] != rows[:-1]) + 1
-    starts = np.concatenate(([0], starts))
+    row_change = np.ones(pairs + 1, bool)  # True where a row's pairs start, and past the last pair
+    np.not_equal(rows[1:], rows[:-1], out=row_change[1:-1])
+    bounds = np.flatnonzero(row_change)
+    starts = bounds[:-1]
     if not pairs or len(starts) != n:
         raise ValueError(f"mask row {np.setdiff1d(np.arange(n), rows)[0]} has no legal action")
-    lengths = np.diff(starts, append=pairs)
+    lengths = bounds[1:] - starts
     top = np.maximum.reduceat(logits, starts)
     top_of_pair = np.repeat(top, lengths)
     weight = np.exp(logits - top_of_pair)
