@@ -35,6 +35,9 @@ POLICIES = [
     ("i_doubt_it", "runs/i_doubt_it_s2/policy_fp16.pt", {}),
     ("contract_rummy", "runs/contract_rummy_ppo_s1/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
     ("ginny_o", "runs/ginny_o_ppo_s1/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_full_s1/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_full_s2/policy_fp16.pt", {}),
+    ("ginny_o", "runs/ginny_o_factored_s1/policy_fp16.pt", {}),
 ]
 
 
