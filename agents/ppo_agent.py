@@ -149,7 +149,8 @@ class PolicyNet(nn.Module):
                        "board_shape": None if board_shape is None else [int(x) for x in board_shape],
                        "board_offset": int(board_offset), "conv_channels": int(conv_channels),
                        "obs_log1p": bool(obs_log1p), "head": head,
-                       "action_grid": None if action_grid is None else [int(x) for x in action_grid],
+                       "action_grid": (None if head != "factored" or action_grid is None  # the flat head has none
+                                       else [int(x) for x in action_grid]),
                        "factor_dim": int(factor_dim)}
         self.obs_log1p = bool(obs_log1p)
         self.name = "untrained policy"

@@ -149,3 +149,17 @@ def test_imitation_then_ppo_with_the_factored_head_on_ginny_o(tmp_path):
     row = trainer.train_rows[-1]
     assert trainer.update == 1 and row["logp_err0"] < 1e-4 and np.isfinite(row["policy_loss"])
     assert load_ppo_agent(str(tmp_path / "ppo" / "policy.pt"), "ginny_o").net.config["head"] == "factored"
+
+
+def test_a_flat_ginny_o_checkpoint_from_before_the_factored_head_starts_a_flat_run():
+    """``--init-from`` the committed flat Ginny-O policy (written before the head option existed)
+    builds the same network config as a fresh flat run: the flat head records no action grid."""
+    import os
+    import warnings
+    from rummy_env.experiments.checkpoints import start_network
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "checkpoints", "ginny_o", "policy_fp16.pt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        net = start_network("ginny_o", {}, 3602, NUM_ACTIONS, "256,64", 16, path)
+    assert net.config["head"] == "flat" and net.config["action_grid"] is None
