@@ -107,9 +107,8 @@ def start_network(game: str, options: dict, obs_size: int, num_actions: int, hid
     net = policy_for_game(game, obs_size, num_actions, hidden, conv_channels, head, factor_dim)
     if init_from:
         data = torch.load(init_from, map_location="cpu", weights_only=True)
-        layout = make_raw_env(game, **options).observation_layout()
         if data.get("model_config", {}).get("obs_size") != obs_size:
-            data = widen_input(init_from, data, layout)
+            data = widen_input(init_from, data, make_raw_env(game, **options).observation_layout())
         start = policy_from_checkpoint(data)
         check_options(init_from, data, game, options)
         if start.config != net.config:
@@ -135,18 +134,19 @@ def widen_input(path: str, data: dict, layout) -> dict:
                          f"onto this env's ({layout.size}): only an MLP policy whose recorded layout has the "
                          f"same parts, some of them larger, can be widened")
     first = data["model"]["trunk.0.weight"]
-    widened = torch.zeros(first.shape[0], layout.size, dtype=first.dtype)
+    rows = first.shape[0]
+    widened = torch.zeros(rows, layout.size, dtype=first.dtype)
     grown = []
     for old, new in zip(old_parts, new_parts):
-        if any(o > n for o, n in zip(old["shape"], new["shape"])) or len(old["shape"]) != len(new["shape"]):
+        if len(old["shape"]) != len(new["shape"]) or any(o > n for o, n in zip(old["shape"], new["shape"])):
             raise ValueError(f"--init-from {path}: part {old['name']!r} has shape {old['shape']} there and "
                              f"{new['shape']} here; only growing parts can be widened")
         if old["shape"] != new["shape"]:
             grown.append(f"{old['name']} {old['shape']} -> {new['shape']}")
-        block = tuple(slice(0, o) for o in old["shape"])
-        target = widened[:, new["start"]:new["stop"]].reshape(first.shape[0], *new["shape"])
-        target[(slice(None), *block)] = first[:, old["start"]:old["stop"]].reshape(first.shape[0], *old["shape"])
-        widened[:, new["start"]:new["stop"]] = target.reshape(first.shape[0], -1)
+        part = torch.zeros(rows, *new["shape"], dtype=first.dtype)
+        part[(slice(None), *(slice(0, o) for o in old["shape"]))] = \
+            first[:, old["start"]:old["stop"]].reshape(rows, *old["shape"])
+        widened[:, new["start"]:new["stop"]] = part.flatten(1)
     warnings.warn(f"--init-from {path}: observation widened ({', '.join(grown)}); the new entries "
                   f"start with zero weight", stacklevel=3)
     return {**data, "observation_layout": new_parts, "model": {**data["model"], "trunk.0.weight": widened},
