@@ -22,12 +22,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from rummy_env.cards import POINTS, RANK_OF, SUIT_OF, parse_card
-from rummy_env.melds import classify, standard_catalogue
+from rummy_env.cards import ACE_FIFTEEN_POINTS, BIT, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, mask_of, parse_card
+from rummy_env.melds import catalogue_masks, classify, standard_catalogue
 
 from .base import Agent
 
-_CATALOGUE = [frozenset(m) for m in standard_catalogue(ace_high=True)]
+
+def _legal_meld_masks(ace_high: bool) -> frozenset[int]:
+    """Bitmasks of every legal meld (RM-10) under ``ace_high``."""
+    return frozenset(catalogue_masks([m for m in standard_catalogue(ace_high=True)
+                                      if classify(list(m), ace_high) is not None]))
+
+
+_LEGAL_MELDS = {ace_high: _legal_meld_masks(ace_high) for ace_high in (False, True)}
+_MELDS_WITH = {ace_high: tuple(tuple(m for m in melds if m & BIT[c]) for c in range(NUM_CARDS))
+               for ace_high, melds in _LEGAL_MELDS.items()}
+"""For each card, the bitmasks of the legal melds that hold it."""
 
 
 def _near(a: int, b: int, ace_high: bool) -> bool:
@@ -63,25 +73,25 @@ class RummyHeuristic(Agent):
         hand = [parse_card(t) for t in view["hand"]]
         if view["phase"] == "draw":
             top = parse_card(view["discard"][-1])
-            with_top = set(hand) | {top}
-            makes_meld = any(top in m and m <= with_top and classify(list(m), ace_high) is not None
-                             for m in _CATALOGUE)
+            with_top = mask_of(hand) | BIT[top]
+            makes_meld = any(not meld & ~with_top for meld in _MELDS_WITH[ace_high][top])
             return "take discard" if makes_meld and "take discard" in texts else "draw stock"
-        points = [15 if ace_high and RANK_OF[c] == 1 else POINTS[c] for c in range(52)]
+        points = ACE_FIFTEEN_POINTS if ace_high else POINTS
         melds = [t for t in texts if t.startswith("meld ")]
         if melds:
             return max(melds, key=lambda t: (len(t.split()), sum(points[parse_card(w)] for w in t.split()[1:]), t))
         layoffs = [t for t in texts if t.startswith("layoff ")]
         if layoffs:
             return max(layoffs, key=lambda t: (points[parse_card(t.split()[1])], t))
-        table = [[parse_card(c) for c in md["cards"]] for md in view["melds"]]
+        table = [mask_of(parse_card(c) for c in md["cards"]) for md in view["melds"]]
+        legal_melds = _LEGAL_MELDS[ace_high]
         known = [parse_card(c) for q, cards in enumerate(view.get("known_cards", [])) if q != view["seat"]
                  for c in cards]
 
         def score(text: str) -> tuple:
             c = parse_card(text.split()[1])
             useful = sum(1 for o in hand if o != c and _near(c, o, ace_high))
-            feeds_table = any(classify(m + [c], ace_high) is not None for m in table)
+            feeds_table = any(meld | BIT[c] in legal_melds for meld in table)
             feeds_known = sum(1 for o in known if _near(c, o, ace_high))
             return (points[c] - 4 * useful - 15 * feeds_table - 8 * feeds_known, c)
 
