@@ -15,13 +15,15 @@ At each of its decisions with more than one legal action:
 - **Value** of a rollout: the seat's win credit under the tournament's rule (1 for the highest
   return from the decision on, ties split) plus ``points`` times its return, so that among equally
   winning moves the one that scores more is preferred.
-- **Truncated rollouts** (``value=ppo``, for the long games, where one whole rule-based rollout
-  costs 0.2-1 s): a rollout stops after ``depth`` further steps (or at the end of the episode), and
-  its value is the seat's *episode return*, not win credit: the rewards collected so far plus,
-  at a cut-off, the value head of the game's committed PPO policy
-  (``checkpoints/<game>/policy_fp16.pt``, loaded once per agent) on the seat's observation in that
-  world, one batched forward per set of worlds. The value head learned the return of the reward
-  mode it was trained with (e.g. Contract Rummy's ``win_loss``), so ``bind`` refuses an env whose
+- **Truncated rollouts** (``value=ppo`` or ``value=PATH``, for the long games, where one whole
+  rule-based rollout costs 0.2-1 s): a rollout stops after ``depth`` further steps (or at the end
+  of the episode), and its value is the seat's *episode return*, not win credit: the rewards
+  collected so far plus, at a cut-off, a value head on the seat's observation in that world, one
+  batched forward per set of worlds. The head is the game's committed PPO policy's
+  (``checkpoints/<game>/policy_fp16.pt``) or that of the policy checkpoint at ``PATH``, e.g. a
+  clone from ``rummy-env imitate``, whose value head learned the return of rule-based play, which
+  is what the rollouts continue with; it is loaded once per agent. The value head learned the
+  return of the reward mode it was trained with (e.g. Contract Rummy's ``win_loss``), so ``bind`` refuses an env whose
   ``reward_mode`` or observation differs from the checkpoint's; a rollout that reaches the end
   scores the same return, so cut-off and whole rollouts are on one scale. In these games' reward
   modes the return is, up to ties, 2 x win - 1, so it ranks moves as win credit does.
@@ -41,7 +43,7 @@ from the seat's information alone (tests/test_ismcts.py re-deals the hidden card
 choice). Harnesses hand it the raw env with ``bind(env)`` after ``reset``, as for ISMCTS.
 
 This module's spec is
-``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo[:depth=D]][:base=ppo]``.
+``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo|PATH[:depth=D]][:base=ppo]``.
 """
 from __future__ import annotations
 
@@ -62,7 +64,7 @@ BASES = ("heuristic", "ppo")
 """Who chooses the default move: the rule-based agent, or the committed PPO policy (greedy)."""
 VALUES = ("rollout", "ppo")
 """What scores a rollout: win credit at the end of the episode, or the episode return with the PPO
-value head at a cut-off."""
+value head at a cut-off; any other value is the path of a policy checkpoint whose value head to use."""
 
 
 class PIMCAgent(Agent):
@@ -78,30 +80,36 @@ class PIMCAgent(Agent):
             check_int(f"pimc {name}", number, lo=low)
         check_number("pimc z", z)
         check_number("pimc points", points)
-        check_choice("pimc value", value, VALUES)
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"pimc value must be one of {', '.join(VALUES)} or a checkpoint path, got {value!r}")
         check_choice("pimc base", base, BASES)
         if depth is not None:
             check_int("pimc depth", depth, lo=1)
-            if value != "ppo":
-                raise ValueError("pimc depth needs value=ppo: a rollout cut off before the end needs a value")
+            if value == "rollout":
+                raise ValueError("pimc depth needs value=ppo or value=PATH: a rollout cut off before the end "
+                                 "needs a value")
         from .registry import heuristic_class
         self.game = game
         self.rule_class = heuristic_class(game)
         self.value = value
         self.depth = depth
-        self.checkpoint = None
-        """(path, checkpoint dict) of the committed PPO policy (``value=ppo`` or ``base=ppo``)"""
-        self.net = None
+        self.checkpoints: dict[str, tuple[str, dict]] = {}
+        """(path, checkpoint dict) of the policy whose value head scores cut-off rollouts (key
+        ``"value"``) and of the committed PPO policy choosing the default move (key ``"base"``)"""
+        self.value_net = None
         self.base_agent = None
         """the greedy PPO agent choosing the default move (``base=ppo``); None: the rule-based agent"""
-        if "ppo" in (value, base):
-            import torch
-            from .ppo_agent import PPOAgent, committed_checkpoint, policy_from_checkpoint
-            path = committed_checkpoint(game)
-            self.checkpoint = (path, torch.load(path, map_location="cpu", weights_only=True))
-            self.net = policy_from_checkpoint(self.checkpoint[1])
-            if base == "ppo":
-                self.base_agent = PPOAgent(self.net, greedy=True, game=game)
+        if value != "rollout" or base == "ppo":
+            from .ppo_agent import PPOAgent, committed_checkpoint, load_checkpoint, policy_from_checkpoint
+            paths = {"value": None if value == "rollout" else committed_checkpoint(game) if value == "ppo" else value,
+                     "base": committed_checkpoint(game) if base == "ppo" else None}
+            for role, path in paths.items():
+                if path is not None:
+                    self.checkpoints[role] = (path, load_checkpoint(path, game))
+            if "value" in self.checkpoints:
+                self.value_net = policy_from_checkpoint(self.checkpoints["value"][1])
+            if "base" in self.checkpoints:
+                self.base_agent = PPOAgent(policy_from_checkpoint(self.checkpoints["base"][1]), greedy=True, game=game)
         self.worlds = worlds
         self.screen = screen
         self.candidates = candidates
@@ -131,8 +139,8 @@ class PIMCAgent(Agent):
         (:func:`rummy_env.agents.ppo_agent.check_options`) or, with ``value=ppo``, its ``reward_mode``
         does (the value head would estimate another return than the rollouts collect)."""
         from .registry import rule_based_agents
-        if self.checkpoint is not None:
-            self._check_checkpoint_options(env)
+        for role, (path, data) in self.checkpoints.items():
+            self._check_checkpoint_options(env, role, path, data)
         self.env = env
         self.rule_agents = rule_based_agents(self.rule_class, len(env.possible_agents), self.rng)
         self.own_rule_agent = self.rule_class()
@@ -169,14 +177,13 @@ class PIMCAgent(Agent):
         self.last_deviated = mean > 0 and mean > self.z * error
         return challenger if self.last_deviated else rule
 
-    def _check_checkpoint_options(self, env) -> None:
+    def _check_checkpoint_options(self, env, role: str, path: str, data: dict) -> None:
         import dataclasses
         from rummy_env.registry import make_raw_env
         from .ppo_agent import check_options
-        path, data = self.checkpoint
         trained = make_raw_env(self.game, **data.get("options", {})).options.reward_mode
-        if self.value == "ppo" and env.options.reward_mode != trained:
-            raise ValueError(f"pimc value=ppo: the {self.game} checkpoint {path!r} learned the return of "
+        if role == "value" and env.options.reward_mode != trained:
+            raise ValueError(f"pimc value={self.value}: the {self.game} checkpoint {path!r} learned the return of "
                              f"reward_mode={trained!r}; this env has reward_mode={env.options.reward_mode!r} "
                              f"(play it with --option reward_mode={trained})")
         check_options(path, data, self.game, dataclasses.asdict(env.options))
@@ -203,7 +210,7 @@ class PIMCAgent(Agent):
     def _value_head(self, observations: np.ndarray) -> np.ndarray:
         import torch
         with torch.inference_mode():
-            return self.net.value(torch.as_tensor(observations, dtype=torch.float32)).numpy()
+            return self.value_net.value(torch.as_tensor(observations, dtype=torch.float32)).numpy()
 
     def _rollout(self, world, action: int) -> tuple[float, np.ndarray | None]:
         """The seat's value after playing ``action`` in ``world`` and the rule-based agents after
@@ -225,7 +232,7 @@ class PIMCAgent(Agent):
             s = world.current_player
             mask = world.legal_mask()
             rewards = world.step(int(self.rule_agents[s].act(world.observation(s), mask.copy(), world.view(s))))
-        if self.value == "ppo":
+        if self.value != "rollout":
             return float(returns[self.seat]), None
         best = returns.max()
         win = 1.0 / np.count_nonzero(returns == best) if returns[self.seat] == best else 0.0

@@ -455,24 +455,32 @@ class PPOAgent(Agent):
         return int(self.net.act(observation[None], action_mask[None], self.greedy, self.generator)[0])
 
 
-def load_ppo_agent(path: str, game: str | None = None, greedy: bool = True,
-                   options: dict | None = None) -> PPOAgent:
-    """A :class:`PPOAgent` from a checkpoint file (CPU). ``ValueError`` if the file is not a PPO
-    checkpoint or was trained on another game than ``game`` (``"rummy"`` or ``"rummy_v0"``).
-    With the env's ``options`` (and ``game``): see :func:`check_options`."""
+def load_checkpoint(path: str, game: str | None = None) -> dict:
+    """The checkpoint dict in file ``path`` (CPU). ``ValueError`` if the file is not a PPO
+    checkpoint or was trained on another game than ``game``."""
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # torch.load raises many kinds on a file that is not a checkpoint
         raise ValueError(f"cannot load PPO checkpoint {path!r}: {e}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path!r} is not a rummy_env PPO checkpoint")
+    trained_on = data.get("game")
+    if game is not None and trained_on is not None and game_key(game) != trained_on:
+        raise ValueError(f"checkpoint {path!r} was trained on {trained_on}, not {game_key(game)}")
+    return data
+
+
+def load_ppo_agent(path: str, game: str | None = None, greedy: bool = True,
+                   options: dict | None = None) -> PPOAgent:
+    """A :class:`PPOAgent` from a checkpoint file (CPU). ``ValueError`` if the file is not a PPO
+    checkpoint or was trained on another game than ``game`` (``"rummy"`` or ``"rummy_v0"``).
+    With the env's ``options`` (and ``game``): see :func:`check_options`."""
+    data = load_checkpoint(path, game)
     net = policy_from_checkpoint(data)
     trained_on = data.get("game")
     net.name = f"{trained_on} checkpoint {path}"
     if game is not None and trained_on is not None:
         key = game_key(game)
-        if key != trained_on:
-            raise ValueError(f"checkpoint {path!r} was trained on {trained_on}, not {key}")
         if options is not None:
             check_options(path, data, key, options)
         elif "observation_layout" in data:

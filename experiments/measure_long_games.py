@@ -8,6 +8,9 @@ and how well that value head predicts seat 0's return in the same rule-based gam
 
     python -m rummy_env.experiments.measure_long_games --games 10 \
         --out docs/results/search/long_games_cost.json
+
+``--only GAME --value PATH --specs A,B`` measures one game, calibrates the value head of the policy
+checkpoint at ``PATH`` instead of the committed one, and times the given specs.
 """
 from __future__ import annotations
 
@@ -65,14 +68,16 @@ def rule_based_cost(game: str, games: int, first_seed: int) -> dict:
             "seconds_per_game": seconds / games}
 
 
-def value_calibration(game: str, games: int, first_seed: int) -> dict:
-    """How well the committed PPO value head predicts seat 0's episode return in rule-based games:
-    its estimate on seat 0's observation at each of its decisions against the return it then got
-    (correlation, mean squared error, and the squared error of always predicting the mean)."""
+def value_calibration(game: str, games: int, first_seed: int, path: str | None = None) -> dict:
+    """How well a value head (the committed PPO policy's, or that of the checkpoint at ``path``)
+    predicts seat 0's episode return in rule-based games: its estimate on seat 0's observation at
+    each of its decisions against the return it then got (correlation, mean squared error, and the
+    squared error of always predicting the mean)."""
     import torch
 
     from rummy_env.agents.ppo_agent import committed_checkpoint, load_ppo_agent
-    net = load_ppo_agent(committed_checkpoint(game), game, options=VALUE_UNITS[game]).net
+    path = committed_checkpoint(game) if path is None else path
+    net = load_ppo_agent(path, game, options=VALUE_UNITS[game]).net
     env = make_raw_env(game, **VALUE_UNITS[game])
     estimates, outcomes = [], []
     for seed in range(first_seed, first_seed + games):
@@ -93,7 +98,7 @@ def value_calibration(game: str, games: int, first_seed: int) -> dict:
             estimates += net.value(torch.as_tensor(np.stack(observations))).tolist()
         outcomes += [episode_return] * len(observations)
     estimates, outcomes = np.array(estimates), np.array(outcomes)
-    return {"game": game, "games": games, "first_seed": first_seed, "decisions": len(outcomes),
+    return {"game": game, "checkpoint": path, "games": games, "first_seed": first_seed, "decisions": len(outcomes),
             "correlation": float(np.corrcoef(estimates, outcomes)[0, 1]),
             "mean_squared_error": float(np.mean((estimates - outcomes) ** 2)),
             "variance_of_return": float(np.var(outcomes)), "mean_estimate": float(estimates.mean()),
@@ -106,11 +111,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=500000, help="first deal seed")
     parser.add_argument("--deals", type=int, default=2, help="deals per spec (search cost)")
     parser.add_argument("--decisions", type=int, default=20, help="searched decisions per deal")
+    parser.add_argument("--only", choices=sorted(SPECS), help="measure this game only")
+    parser.add_argument("--value", help="with --only: the policy checkpoint whose value head to calibrate")
+    parser.add_argument("--specs", help="with --only: comma-separated pimc specs to time instead of the defaults")
     parser.add_argument("--out", default="runs/long_games_cost.json")
     args = parser.parse_args(argv)
+    if (args.value or args.specs) and not args.only:
+        parser.error("--value and --specs need --only GAME")
+    plan = {args.only: args.specs.split(",") if args.specs else SPECS[args.only]} if args.only else SPECS
     costs, rates, values = [], [], []
-    for game, specs in SPECS.items():
-        value = value_calibration(game, args.games, args.seed)
+    for game, specs in plan.items():
+        value = value_calibration(game, args.games, args.seed, args.value)
         print(f"{game:15s} value head: correlation {value['correlation']:.3f} with the return, squared error "
               f"{value['mean_squared_error']:.3f} (variance {value['variance_of_return']:.3f})", flush=True)
         values.append(value)

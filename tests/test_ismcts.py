@@ -221,7 +221,7 @@ def test_pimc_specs():
     assert (agent.worlds, agent.screen, agent.candidates) == (10, 4, 8)
     for bad, words in [("pimc:1", "worlds must be an int >= 2"), ("pimc:8:candidates=1", "candidates must be"),
                        ("pimc:8:lead=2", "unknown key"), ("pimc:x", "'x' is not an integer"),
-                       ("pimc:8:depth=2", "depth needs value=ppo"), ("pimc:8:value=net", "value must be one of"),
+                       ("pimc:8:depth=2", "depth needs value=ppo"), ("pimc:8:value=net", "cannot load PPO checkpoint 'net'"),
                        ("pimc:8:value=ppo:depth=0", "depth must be an int >= 1"),
                        ("pimc:8:value=ppo:depth=2.5", "'2.5' is not an integer"),
                        ("pimc:8:base=random", "base must be one of")]:
@@ -248,6 +248,35 @@ def test_pimc_value_ppo_refuses_another_return_or_observation():
         env.reset(seed=1)
         with pytest.raises(ValueError, match=words):
             agent.bind(env)
+
+
+def test_pimc_value_from_a_checkpoint_path():
+    """``value=PATH`` scores cut-off rollouts with that checkpoint's value head: the committed
+    policy's path decides exactly as ``value=ppo`` with the same seed; another game's checkpoint is
+    refused."""
+    from rummy_env.agents.ppo_agent import committed_checkpoint
+    path = committed_checkpoint("contract_rummy")
+    env = make_raw_env("contract_rummy", **CONTRACT_RUMMY_VALUE_UNIT)
+    choices = {}
+    for spec in ("pimc:4:screen=1:candidates=3:value=ppo:depth=2", f"pimc:4:screen=1:candidates=3:value={path}:depth=2"):
+        env.reset(seed=5)
+        agents = [make_agent(spec if s == 0 else "heuristic", "contract_rummy") for s in range(4)]
+        for s, agent in enumerate(agents):
+            agent.reset(s, 9)
+        agents[0].bind(env)
+        made, searched = [], 0
+        while searched < 6:
+            seat = env.game.current_player
+            mask = env.game.legal_mask().copy()
+            action = agents[seat].act(env.game.observation(seat), mask, env.game.view(seat))
+            if seat == 0:
+                made.append(action)
+                searched += np.count_nonzero(mask) > 1
+            env.game.step(action)
+        choices[spec.split(":")[4]] = made
+    assert choices["value=ppo"] == choices[f"value={path}"] and len(choices["value=ppo"]) >= 6
+    with pytest.raises(ValueError, match="trained on tongits, not contract_rummy"):
+        make_agent(f"pimc:4:value={committed_checkpoint('tongits')}:depth=2", "contract_rummy")
 
 
 def test_truncated_rollout_never_steps_past_depth():
@@ -314,3 +343,23 @@ def test_pimc_keeps_the_rule_based_plan_of_the_real_game():
             action = other.act(observation, mask.copy(), view)
         env.step(action)
     assert compared >= 20 and rollouts > 0
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in divide")  # one game: a constant return
+def test_measure_long_games_one_game_with_another_value_head(tmp_path):
+    """``measure_long_games --only GAME --value PATH --specs S`` calibrates that checkpoint's value
+    head and times that spec only; ``--value`` without ``--only`` is refused."""
+    import json
+
+    from rummy_env.agents.ppo_agent import committed_checkpoint
+    from rummy_env.experiments import measure_long_games
+    path = committed_checkpoint("i_doubt_it")
+    out = tmp_path / "cost.json"
+    measure_long_games.main(["--only", "i_doubt_it", "--value", path, "--games", "1", "--deals", "1",
+                             "--decisions", "1", "--specs", "pimc:2:screen=1:candidates=2:value=ppo:depth=1",
+                             "--out", str(out)])
+    record = json.loads(out.read_text())
+    assert [v["checkpoint"] for v in record["value_head"]] == [path]
+    assert [r["spec"] for r in record["search"]] == ["pimc:2:screen=1:candidates=2:value=ppo:depth=1"]
+    with pytest.raises(SystemExit):
+        measure_long_games.main(["--value", path])
