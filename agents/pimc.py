@@ -27,6 +27,11 @@ At each of its decisions with more than one legal action:
   ``reward_mode`` or observation differs from the checkpoint's; a rollout that reaches the end
   scores the same return, so cut-off and whole rollouts are on one scale. In these games' reward
   modes the return is, up to ties, 2 x win - 1, so it ranks moves as win credit does.
+- **Belief** (``claims=truthful``, I Doubt It only): worlds are dealt with the belief that the
+  player whose claim is pending told the truth when its re-dealt cards allow it
+  (``IDoubtItGame.determinize(..., truthful_claim=True)``), instead of uniformly. Uniform worlds
+  make almost every claim a lie, while the rule-based players claim truthfully whenever they can,
+  so a search over them doubts far too often (docs/search.md, "Why I Doubt It resists").
 - **PPO default move** (``base=ppo``): the committed PPO policy's greedy move replaces the
   rule-based one as the move a challenger must beat; rollouts are still rule-based.
 - **Screen, then test.** ``screen`` worlds rank every legal action (at most ``candidates`` of
@@ -43,7 +48,7 @@ from the seat's information alone (tests/test_ismcts.py re-deals the hidden card
 choice). Harnesses hand it the raw env with ``bind(env)`` after ``reset``, as for ISMCTS.
 
 This module's spec is
-``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo|PATH[:depth=D]][:base=ppo]``.
+``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo|PATH[:depth=D]][:base=ppo][:claims=truthful]``.
 """
 from __future__ import annotations
 
@@ -51,6 +56,7 @@ import math
 
 import numpy as np
 
+from rummy_env.registry import game_key
 from rummy_env.validate import check_choice, check_int, check_number
 
 from .base import Agent
@@ -62,6 +68,8 @@ DEFAULT_Z = 1.0
 DEFAULT_POINTS = 0.0
 BASES = ("heuristic", "ppo")
 """Who chooses the default move: the rule-based agent, or the committed PPO policy (greedy)."""
+CLAIMS = ("uniform", "truthful")
+"""How worlds are dealt: uniformly, or believing a pending I Doubt It claim true when it can be."""
 VALUES = ("rollout", "ppo")
 """What scores a rollout: win credit at the end of the episode, or the episode return with the PPO
 value head at a cut-off; any other value is the path of a policy checkpoint whose value head to use."""
@@ -75,7 +83,8 @@ class PIMCAgent(Agent):
 
     def __init__(self, game: str, worlds: int = DEFAULT_WORLDS, screen: int = DEFAULT_SCREEN,
                  candidates: int = DEFAULT_CANDIDATES, z: float = DEFAULT_Z, points: float = DEFAULT_POINTS,
-                 value: str = "rollout", depth: int | None = None, base: str = "heuristic") -> None:
+                 value: str = "rollout", depth: int | None = None, base: str = "heuristic",
+                 claims: str = "uniform") -> None:
         for name, number, low in (("worlds", worlds, 2), ("screen", screen, 1), ("candidates", candidates, 2)):
             check_int(f"pimc {name}", number, lo=low)
         check_number("pimc z", z)
@@ -83,6 +92,9 @@ class PIMCAgent(Agent):
         if not isinstance(value, str) or not value:
             raise ValueError(f"pimc value must be one of {', '.join(VALUES)} or a checkpoint path, got {value!r}")
         check_choice("pimc base", base, BASES)
+        check_choice("pimc claims", claims, CLAIMS)
+        if claims == "truthful" and game_key(game) != "i_doubt_it":
+            raise ValueError(f"pimc claims=truthful is a belief about I Doubt It claims, not for {game}")
         if depth is not None:
             check_int("pimc depth", depth, lo=1)
             if value == "rollout":
@@ -93,6 +105,7 @@ class PIMCAgent(Agent):
         self.rule_class = heuristic_class(game)
         self.value = value
         self.depth = depth
+        self.deal_options = {"truthful_claim": True} if claims == "truthful" else {}
         self.checkpoints: dict[str, tuple[str, dict]] = {}
         """(path, checkpoint dict) of the policy whose value head scores cut-off rollouts (key
         ``"value"``) and of the committed PPO policy choosing the default move (key ``"base"``)"""
@@ -195,7 +208,7 @@ class PIMCAgent(Agent):
         values = np.empty((worlds, len(actions)))
         cut_cells, cut_observations = [], []
         for w in range(worlds):
-            world = game.determinize(self.seat, self.rng)
+            world = game.determinize(self.seat, self.rng, **self.deal_options)
             for i, action in enumerate(actions):
                 values[w, i], observation = self._rollout(world.clone(), action)
                 if observation is not None:
@@ -248,7 +261,7 @@ def parse_pimc_spec(spec: str) -> dict:
     if parts[0] != "pimc":
         raise ValueError(f"not a pimc spec: {spec!r}")
     kinds = {"screen": int, "candidates": int, "z": float, "points": float, "depth": int, "value": str,
-             "base": str}
+             "base": str, "claims": str}
     kwargs: dict = {}
     for part in parts[1:]:
         key, sep, value = part.partition("=")

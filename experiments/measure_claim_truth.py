@@ -9,6 +9,9 @@ they can. The gap between the two rates is what a search over such worlds acts o
 
     python -m rummy_env.experiments.measure_claim_truth --games 20 --worlds 50 \\
         --out docs/results/search/i_doubt_it_claim_truth.json
+
+It also reports the same share in worlds dealt with the belief that a player tells the truth
+when it can (``determinize(..., truthful_claim=True)``, pimc's ``claims=truthful``).
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ def measure(games: int, worlds: int, first_seed: int, num_players: int = 4) -> d
     worlds; summarised overall and split by the real truth."""
     env = make_raw_env("i_doubt_it", num_players=num_players)
     rng = np.random.default_rng(first_seed)
-    real, sampled, doubted = [], [], []
+    real, sampled, believed, doubted = [], [], [], []
     for seed in range(first_seed, first_seed + games):
         env.reset(seed=seed)
         game = env.game
@@ -48,14 +51,19 @@ def measure(games: int, worlds: int, first_seed: int, num_players: int = 4) -> d
             if seat == 0 and view["phase"] == "doubt" and np.count_nonzero(mask) > 1:
                 real.append(claim_is_true(game))
                 sampled.append(np.mean([claim_is_true(game.determinize(0, rng)) for _ in range(worlds)]))
+                believed.append(np.mean([claim_is_true(game.determinize(0, rng, truthful_claim=True))
+                                         for _ in range(worlds)]))
                 doubted.append(game.action_to_text(action) == "doubt")
             game.step(action)
-    real, sampled, doubted = np.array(real), np.array(sampled), np.array(doubted)
+    real, sampled, believed, doubted = np.array(real), np.array(sampled), np.array(believed), np.array(doubted)
     return {"games": games, "num_players": num_players, "first_seed": first_seed, "worlds_per_decision": worlds,
             "doubt_decisions": len(real), "claims_true": float(real.mean()),
             "sampled_worlds_claim_true": float(sampled.mean()),
             "sampled_worlds_claim_true_when_true": float(sampled[real].mean()),
             "sampled_worlds_claim_true_when_false": float(sampled[~real].mean()),
+            "truthful_belief_worlds_claim_true": float(believed.mean()),
+            "truthful_belief_worlds_claim_true_when_true": float(believed[real].mean()),
+            "truthful_belief_worlds_claim_true_when_false": float(believed[~real].mean()),
             "rule_based_doubts": float(doubted.mean()),
             "rule_based_doubts_that_were_right": float((~real[doubted]).mean()) if doubted.any() else None}
 

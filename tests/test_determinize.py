@@ -569,3 +569,41 @@ def test_rummy_after_a_shuffled_turnover_the_stock_holds_only_turned_cards_and_e
             assert (world.hands[q] & packet).bit_count() == (game.hands[q] & packet).bit_count()
             assert world.hands[q].bit_count() == game.hands[q].bit_count()
     assert len(stocks) > 100
+
+
+def test_i_doubt_it_truthful_claim_belief_keeps_what_the_seat_sees_and_believes_claims():
+    """``determinize(seat, rng, truthful_claim=True)`` (the belief of pimc's ``claims=truthful``)
+    shows the seat the same observation, mask and view, keeps every hand size, still varies the
+    hidden cards in most positions, and makes the pending claim true in most worlds, where uniform worlds make it
+    true in few: at every doubt decision of seat 0 in four rule-based 4-player games."""
+    from rummy_env.agents.registry import make_agent
+    from rummy_env.experiments.measure_claim_truth import claim_is_true
+    env = make_raw_env("i_doubt_it")
+    rng = np.random.default_rng(3)
+    decisions, believed, uniform, varied, varied_uniformly = 0, 0.0, 0.0, 0, 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        game = env.game
+        agents = [make_agent("heuristic", "i_doubt_it") for _ in range(4)]
+        for s, agent in enumerate(agents):
+            agent.reset(s, seed)
+        while not game.done:
+            seat = game.current_player
+            if seat == 0 and game.view(0)["phase"] == "doubt":
+                view = json.dumps(game.view(0), sort_keys=True)
+                worlds = [game.determinize(0, rng, truthful_claim=True) for _ in range(8)]
+                for world in worlds:
+                    np.testing.assert_array_equal(world.observation(0), game.observation(0))
+                    np.testing.assert_array_equal(world.legal_mask(), game.legal_mask())
+                    assert json.dumps(world.view(0), sort_keys=True) == view
+                    assert world.hand_size == game.hand_size and len(world.pile) == len(game.pile)
+                uniform_worlds = [game.determinize(0, rng) for _ in range(8)]
+                varied += len({np.array(w.hand_cards[1:]).tobytes() for w in worlds}) > 1
+                varied_uniformly += len({np.array(w.hand_cards[1:]).tobytes() for w in uniform_worlds}) > 1
+                believed += np.mean([claim_is_true(w) for w in worlds])
+                uniform += np.mean([claim_is_true(w) for w in uniform_worlds])
+                decisions += 1
+            game.step(int(agents[seat].act(game.observation(seat), game.legal_mask().copy(), game.view(seat))))
+    # late in a game few cards are unseen, and the claim can leave one deal of them
+    assert decisions > 100 and varied >= 0.5 * varied_uniformly > 0, (decisions, varied, varied_uniformly)
+    assert believed / decisions > 0.8 and uniform / decisions < 0.1, (believed / decisions, uniform / decisions)

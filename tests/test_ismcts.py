@@ -101,7 +101,8 @@ def test_same_seed_same_choice(game):
 INFORMATION_CASES = [(game, "ismcts:12") for game in GAMES] + [
     ("rummy", "pimc:6:screen=2:candidates=4"), ("tongits", "pimc:6:screen=2:candidates=4"),
     ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4"),
-    ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo")]
+    ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo"),
+    ("i_doubt_it", "pimc:4:screen=1:candidates=3:claims=truthful")]
 
 
 @pytest.mark.parametrize("game,spec", INFORMATION_CASES)
@@ -224,13 +225,16 @@ def test_pimc_specs():
                        ("pimc:8:depth=2", "depth needs value=ppo"), ("pimc:8:value=net", "cannot load PPO checkpoint 'net'"),
                        ("pimc:8:value=ppo:depth=0", "depth must be an int >= 1"),
                        ("pimc:8:value=ppo:depth=2.5", "'2.5' is not an integer"),
-                       ("pimc:8:base=random", "base must be one of")]:
+                       ("pimc:8:base=random", "base must be one of"),
+                       ("pimc:8:claims=truthful", "belief about I Doubt It claims, not for rummy"),
+                       ("pimc:8:claims=liar", "claims must be one of")]:
         with pytest.raises(ValueError, match=words):
             check_agent_spec(bad, "rummy")
     assert parse_pimc_spec("pimc:6:value=ppo:depth=8:base=ppo") == {
         "worlds": 6, "value": "ppo", "depth": 8, "base": "ppo"}
     agent = make_agent("pimc:6:value=ppo:depth=8", "contract_rummy")
     assert (agent.value, agent.depth, agent.base_agent) == ("ppo", 8, None)
+    assert make_agent("pimc:6:claims=truthful", "i_doubt_it").deal_options == {"truthful_claim": True}
 
 
 # Contract Rummy's committed policy was trained on one deal, 4 seats, win_loss rewards.

@@ -262,6 +262,21 @@ def _claim_words(count: int, rank: int) -> str:
     return f'"{COUNT_WORDS[count - 1] if count <= len(COUNT_WORDS) else count} {word}"'
 
 
+BELIEF_TRIES = 64
+"""Deals tried by ``determinize(..., truthful_claim=True)`` for one in which the claim can be true."""
+
+
+def _play_truthfully(cards: list[int], claim: int, played: int) -> list[int]:
+    """A pending seat's re-dealt hand and play (``cards``, shuffled; the play is the last
+    ``played``) reordered so that the play is ``played`` cards of the claimed rank, chosen at random
+    among those it holds, when it holds that many; otherwise unchanged."""
+    claimed = [i for i, c in enumerate(cards) if _RANK_OF[c] == claim]
+    if len(claimed) < played:
+        return cards
+    chosen = set(claimed[:played])
+    return [c for i, c in enumerate(cards) if i not in chosen] + [cards[i] for i in sorted(chosen)]
+
+
 class Redeal:
     """What :meth:`IDoubtItGame.determinize` deals again in one position for one seat, which
     depends only on the two (DI-5, DI-20, DI-21): the cards that seat cannot place (``pool``,
@@ -1005,7 +1020,7 @@ class IDoubtItGame:
         g._mv = memoryview(g._vec)
         return g
 
-    def determinize(self, seat: int, rng: np.random.Generator) -> "IDoubtItGame":
+    def determinize(self, seat: int, rng: np.random.Generator, truthful_claim: bool = False) -> "IDoubtItGame":
         """An independent copy in which everything ``seat`` cannot see is dealt again uniformly
         among the deals consistent with what it has seen: the other hands and the face-down pile
         cards it did not play itself (DI-21) are shuffled over the same slots, keeping every hand
@@ -1016,7 +1031,15 @@ class IDoubtItGame:
         ``seat``'s own pile cards went to the seat that took that pile. The copy's generator is
         drawn from ``rng``. What is dealt again and where (:class:`Redeal`) is worked out once
         per position and seat and kept until the next step, for a search that determinizes one
-        position many times."""
+        position many times.
+
+        ``truthful_claim=True`` deals from a belief instead of uniformly: that the player whose
+        claim is pending told the truth when it could (the rule-based agents do). The pool is
+        shuffled again, up to ``BELIEF_TRIES`` times, until that player's re-dealt hand and play
+        hold enough cards of the claimed rank, and its play is then made of them; when no try
+        does (the seat may know that too few copies are left), the last deal stands. The seat's
+        own observation is the same either way. ``agents/pimc.py`` uses it with
+        ``claims=truthful`` (docs/search.md)."""
         redeal = self._redeal
         if redeal is None or redeal.seat != seat:
             redeal = self._redeal = Redeal(self, seat)
@@ -1027,18 +1050,29 @@ class IDoubtItGame:
         rank_of = _RANK_OF
         shuffled = redeal.pool.copy()
         rng.shuffle(shuffled)
+        pending = redeal.pending
+        if truthful_claim and pending >= 0:
+            claimed = len(self.pile) - redeal.played
+            for _ in range(BELIEF_TRIES - 1):
+                share = shuffled[redeal.pending_from:redeal.pending_to]
+                held = np.count_nonzero(share % 13 == self.claim_rank) + sum(
+                    rank_of[c] == self.claim_rank for c in redeal.pending_keep)
+                if held >= claimed:
+                    break
+                rng.shuffle(shuffled)
         counts = np.bincount(redeal.slots + shuffled[:redeal.dealt], minlength=(n + 1) * NUM_CARDS)
         counts = counts[:n * NUM_CARDS] + redeal.kept
         ranks = counts.reshape(n, NUM_CARDS // 13, 13).sum(axis=1)   # card id = 13 * suit + rank
         hand_cards = g.hand_cards = counts.reshape(n, NUM_CARDS).tolist()
         own_pile = g.own_pile = [row[:] for row in self.own_pile]
         new_pile = g.pile
-        pending = redeal.pending
         if pending >= 0:   # its hand and its play, shuffled together (sorted by rank, as the pool)
             cards = redeal.pending_keep + shuffled[redeal.pending_from:redeal.pending_to].tolist()
             cards.sort(key=rank_of.__getitem__)
             rng.shuffle(cards)
             size = self.hand_size[pending]
+            if truthful_claim:
+                cards = _play_truthfully(cards, self.claim_rank, len(cards) - size)
             new_pile[redeal.played:] = cards[size:]
             hand = [0] * NUM_CARDS
             hand_ranks = [0] * 13
