@@ -31,6 +31,18 @@ def claim_is_true(game) -> bool:
     return all(c % 13 == game.claim_rank for c in game.pile[-game.pending_k:])
 
 
+def rule_based_turns(env, seed: int):
+    """Deal ``seed`` in the raw I Doubt It ``env`` and yield ``(seat, its rule-based agent)`` at
+    every decision until the game ends; the caller steps ``env.game``."""
+    env.reset(seed=seed)
+    agents = [make_agent("heuristic", "i_doubt_it") for _ in env.possible_agents]
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, seed)
+    while not env.game.done:
+        seat = env.game.current_player
+        yield seat, agents[seat]
+
+
 def measure(games: int, worlds: int, first_seed: int, num_players: int = 4) -> dict:
     """Per doubt decision of seat 0: the claim's truth and its truth rate over ``worlds`` sampled
     worlds; summarised overall and split by the real truth."""
@@ -38,16 +50,11 @@ def measure(games: int, worlds: int, first_seed: int, num_players: int = 4) -> d
     rng = np.random.default_rng(first_seed)
     real, sampled, believed, doubted = [], [], [], []
     for seed in range(first_seed, first_seed + games):
-        env.reset(seed=seed)
-        game = env.game
-        agents = [make_agent("heuristic", "i_doubt_it") for _ in range(num_players)]
-        for seat, agent in enumerate(agents):
-            agent.reset(seat, seed)
-        while not game.done:
-            seat = game.current_player
+        for seat, agent in rule_based_turns(env, seed):
+            game = env.game
             mask = game.legal_mask().copy()
             view = game.view(seat)
-            action = int(agents[seat].act(game.observation(seat), mask, view))
+            action = int(agent.act(game.observation(seat), mask, view))
             if seat == 0 and view["phase"] == "doubt" and np.count_nonzero(mask) > 1:
                 real.append(claim_is_true(game))
                 sampled.append(np.mean([claim_is_true(game.determinize(0, rng)) for _ in range(worlds)]))

@@ -576,19 +576,13 @@ def test_i_doubt_it_truthful_claim_belief_keeps_what_the_seat_sees_and_believes_
     shows the seat the same observation, mask and view, keeps every hand size, still varies the
     hidden cards in most positions, and makes the pending claim true in most worlds, where uniform worlds make it
     true in few: at every doubt decision of seat 0 in four rule-based 4-player games."""
-    from rummy_env.agents.registry import make_agent
-    from rummy_env.experiments.measure_claim_truth import claim_is_true
+    from rummy_env.experiments.measure_claim_truth import claim_is_true, rule_based_turns
     env = make_raw_env("i_doubt_it")
     rng = np.random.default_rng(3)
     decisions, believed, uniform, varied, varied_uniformly = 0, 0.0, 0.0, 0, 0
     for seed in range(4):
-        env.reset(seed=seed)
-        game = env.game
-        agents = [make_agent("heuristic", "i_doubt_it") for _ in range(4)]
-        for s, agent in enumerate(agents):
-            agent.reset(s, seed)
-        while not game.done:
-            seat = game.current_player
+        for seat, agent in rule_based_turns(env, seed):
+            game = env.game
             if seat == 0 and game.view(0)["phase"] == "doubt":
                 view = json.dumps(game.view(0), sort_keys=True)
                 worlds = [game.determinize(0, rng, truthful_claim=True) for _ in range(8)]
@@ -603,7 +597,7 @@ def test_i_doubt_it_truthful_claim_belief_keeps_what_the_seat_sees_and_believes_
                 believed += np.mean([claim_is_true(w) for w in worlds])
                 uniform += np.mean([claim_is_true(w) for w in uniform_worlds])
                 decisions += 1
-            game.step(int(agents[seat].act(game.observation(seat), game.legal_mask().copy(), game.view(seat))))
+            game.step(int(agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))))
     # late in a game few cards are unseen, and the claim can leave one deal of them
     assert decisions > 100 and varied >= 0.5 * varied_uniformly > 0, (decisions, varied, varied_uniformly)
     assert believed / decisions > 0.8 and uniform / decisions < 0.1, (believed / decisions, uniform / decisions)

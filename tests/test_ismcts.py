@@ -372,17 +372,12 @@ def test_measure_long_games_one_game_with_another_value_head(tmp_path):
 def test_claim_truth_matches_the_engines_reveal():
     """``measure_claim_truth.claim_is_true`` agrees with the engine's reveal (DI-20) at every doubt
     in rule-based games with a doubter forced, and the measurement covers its doubt decisions."""
-    from rummy_env.experiments.measure_claim_truth import claim_is_true, measure
+    from rummy_env.experiments.measure_claim_truth import claim_is_true, measure, rule_based_turns
     env = make_raw_env("i_doubt_it")
     checked = {True: 0, False: 0}
     for seed in range(3):
-        env.reset(seed=seed)
-        game = env.game
-        agents = [make_agent("heuristic", "i_doubt_it") for _ in range(4)]
-        for s, agent in enumerate(agents):
-            agent.reset(s, seed)
-        while not game.done:
-            seat = game.current_player
+        for seat, agent in rule_based_turns(env, seed):
+            game = env.game
             mask = game.legal_mask().copy()
             if game.view(seat)["phase"] == "doubt":
                 expected = claim_is_true(game)
@@ -391,7 +386,7 @@ def test_claim_truth_matches_the_engines_reveal():
                 assert reveal[3] == expected
                 checked[expected] += 1
                 continue
-            game.step(int(agents[seat].act(game.observation(seat), mask, game.view(seat))))
+            game.step(int(agent.act(game.observation(seat), mask, game.view(seat))))
     assert checked[True] > 10 and checked[False] > 10, checked
     result = measure(1, 4, 0)
     assert result["doubt_decisions"] > 0 and 0 <= result["sampled_worlds_claim_true"] <= 1
