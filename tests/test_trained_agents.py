@@ -40,6 +40,7 @@ POLICIES = [
     ("ginny_o", "runs/ginny_o_factored_s1/policy_fp16.pt", {}),
     ("contract_rummy", "runs/contract_rummy_value_clone_s21/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
     ("ginny_o", "runs/ginny_o_factored_s2/policy_fp16.pt", {}),
+    ("rummy", "runs/rummy_s2/policy_fp16.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
 ]
 
 
