@@ -29,7 +29,8 @@ SCORING_UNITS = {
 SPECS = {
     "rummy": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:rollout=heuristic:bias=3",
               "ismcts:300:rollout=heuristic:bias=1", "pimc:16:screen=4"],
-    "tongits": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:bias=3", "pimc:16:screen=4",
+    "tongits": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:bias=3",
+                "ismcts:300:rollout=heuristic:bias=1", "pimc:16:screen=4",
                 "pimc:24:screen=4", "pimc:40:screen=8"],
     "contract_rummy": ["ismcts:5", "ismcts:5:bias=1"],
     "i_doubt_it": ["ismcts:5", "ismcts:5:bias=1"],
