@@ -23,10 +23,10 @@ At each of its decisions with more than one legal action:
   (``checkpoints/<game>/policy_fp16.pt``) or that of the policy checkpoint at ``PATH``, e.g. a
   clone from ``rummy-env imitate``, whose value head learned the return of rule-based play, which
   is what the rollouts continue with; it is loaded once per agent. The value head learned the
-  return of the reward mode it was trained with (e.g. Contract Rummy's ``win_loss``), so ``bind`` refuses an env whose
-  ``reward_mode`` or observation differs from the checkpoint's; a rollout that reaches the end
-  scores the same return, so cut-off and whole rollouts are on one scale. In these games' reward
-  modes the return is, up to ties, 2 x win - 1, so it ranks moves as win credit does.
+  return of the reward mode it was trained with (e.g. Contract Rummy's ``win_loss``), so ``bind``
+  refuses an env whose ``reward_mode`` or observation differs from the checkpoint's; a rollout that
+  reaches the end scores the same return, so cut-off and whole rollouts are on one scale. In these
+  games' reward modes the return is, up to ties, 2 x win - 1, so it ranks moves as win credit does.
 - **Belief** (``claims=truthful``, I Doubt It only): worlds are dealt with the belief that the
   player whose claim is pending told the truth when its re-dealt cards allow it
   (``IDoubtItGame.determinize(..., truthful_claim=True)``), instead of uniformly. Uniform worlds
@@ -149,8 +149,9 @@ class PIMCAgent(Agent):
         """The raw env whose game this agent plays (after ``reset`` and ``env.reset``); builds one
         rule-based agent per seat for the rollouts and one for this seat's default move. With the PPO policy,
         ``ValueError`` when the env's observation differs from the checkpoint's
-        (:func:`rummy_env.agents.ppo_agent.check_options`) or, with ``value=ppo``, its ``reward_mode``
-        does (the value head would estimate another return than the rollouts collect)."""
+        (:func:`rummy_env.agents.ppo_agent.check_options`) or, with a value head (``value=ppo`` or
+        ``value=PATH``), its ``reward_mode`` does (the head would estimate another return than the
+        rollouts collect)."""
         from .registry import rule_based_agents
         for role, (path, data) in self.checkpoints.items():
             self._check_checkpoint_options(env, role, path, data)
