@@ -1052,12 +1052,11 @@ class IDoubtItGame:
         rng.shuffle(shuffled)
         pending = redeal.pending
         if truthful_claim and pending >= 0:
-            claimed = len(self.pile) - redeal.played
+            kept = sum(rank_of[c] == self.claim_rank for c in redeal.pending_keep)
+            missing = len(self.pile) - redeal.played - kept   # claimed cards its re-dealt share must hold
             for _ in range(BELIEF_TRIES - 1):
                 share = shuffled[redeal.pending_from:redeal.pending_to]
-                held = np.count_nonzero(share % 13 == self.claim_rank) + sum(
-                    rank_of[c] == self.claim_rank for c in redeal.pending_keep)
-                if held >= claimed:
+                if np.count_nonzero(share % 13 == self.claim_rank) >= missing:
                     break
                 rng.shuffle(shuffled)
         counts = np.bincount(redeal.slots + shuffled[:redeal.dealt], minlength=(n + 1) * NUM_CARDS)
