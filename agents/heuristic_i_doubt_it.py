@@ -43,6 +43,8 @@ TRUTH_THRESHOLD = 0.3
 CLOSE_THRESHOLD = 0.5
 BIG_PILE_THRESHOLD = 0.15
 BIG_PILE = 10
+HAND_SCALE = 3.0
+"""Cards of hand size that change the odds of going out first by a factor e in ``position_value``."""
 
 
 def _rank_counts(card_texts) -> Counter:
@@ -60,6 +62,18 @@ def prob_at_least(k: int, population: int, successes: int, draws: int) -> float:
     hit = sum(comb(successes, x) * comb(population - successes, draws - x)
               for x in range(k, min(successes, draws) + 1))
     return hit / total
+
+
+def position_value(game, seat: int) -> float:
+    """An estimate of ``seat``'s return under ``reward_mode="winner"`` (+1 first out, -1 the
+    others; DI-24) from the public hand sizes alone: once a seat is out, +1 for it and -1 for the
+    others; before, ``2 p - 1`` where ``p``, the chance to go out first, is the seat's share of
+    ``exp(-hand size / HAND_SCALE)`` over all seats. Used by ``pimc value=cards`` at a rollout's
+    cut-off."""
+    if any(game.out):
+        return 1.0 if game.out[seat] else -1.0
+    weights = np.exp(-np.asarray(game.hand_size, dtype=float) / HAND_SCALE)
+    return 2.0 * weights[seat] / weights.sum() - 1.0
 
 
 class IDoubtItHeuristic(Agent):

@@ -48,7 +48,7 @@ from the seat's information alone (tests/test_ismcts.py re-deals the hidden card
 choice). Harnesses hand it the raw env with ``bind(env)`` after ``reset``, as for ISMCTS.
 
 This module's spec is
-``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo|PATH[:depth=D]][:base=ppo][:claims=truthful]``.
+``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo|cards|PATH[:depth=D]][:base=ppo][:claims=truthful]``.
 """
 from __future__ import annotations
 
@@ -70,9 +70,10 @@ BASES = ("heuristic", "ppo")
 """Who chooses the default move: the rule-based agent, or the committed PPO policy (greedy)."""
 CLAIMS = ("uniform", "truthful")
 """How worlds are dealt: uniformly, or believing a pending I Doubt It claim true when it can be."""
-VALUES = ("rollout", "ppo")
+VALUES = ("rollout", "ppo", "cards")
 """What scores a rollout: win credit at the end of the episode, or the episode return with the PPO
-value head at a cut-off; any other value is the path of a policy checkpoint whose value head to use."""
+value head (or, I Doubt It only, the hand-size estimate ``position_value``) at a cut-off; any other
+value is the path of a policy checkpoint whose value head to use."""
 
 
 class PIMCAgent(Agent):
@@ -95,11 +96,13 @@ class PIMCAgent(Agent):
         check_choice("pimc claims", claims, CLAIMS)
         if claims == "truthful" and game_key(game) != "i_doubt_it":
             raise ValueError(f"pimc claims=truthful is a belief about I Doubt It claims, not for {game}")
+        if value == "cards" and game_key(game) != "i_doubt_it":
+            raise ValueError(f"pimc value=cards estimates I Doubt It's return from hand sizes, not {game}'s")
         if depth is not None:
             check_int("pimc depth", depth, lo=1)
             if value == "rollout":
-                raise ValueError("pimc depth needs value=ppo or value=PATH: a rollout cut off before the end "
-                                 "needs a value")
+                raise ValueError("pimc depth needs value=ppo, value=cards or value=PATH: a rollout cut off "
+                                 "before the end needs a value")
         from .registry import heuristic_class
         self.game = game
         self.rule_class = heuristic_class(game)
@@ -112,9 +115,9 @@ class PIMCAgent(Agent):
         self.value_net = None
         self.base_agent = None
         """the greedy PPO agent choosing the default move (``base=ppo``); None: the rule-based agent"""
-        if value != "rollout" or base == "ppo":
+        if value not in ("rollout", "cards") or base == "ppo":
             from .ppo_agent import PPOAgent, committed_checkpoint, load_checkpoint, policy_from_checkpoint
-            paths = {"value": None if value == "rollout" else committed_checkpoint(game) if value == "ppo" else value,
+            paths = {"value": None if value in ("rollout", "cards") else committed_checkpoint(game) if value == "ppo" else value,
                      "base": committed_checkpoint(game) if base == "ppo" else None}
             for role, path in paths.items():
                 if path is not None:
@@ -155,6 +158,9 @@ class PIMCAgent(Agent):
         from .registry import rule_based_agents
         for role, (path, data) in self.checkpoints.items():
             self._check_checkpoint_options(env, role, path, data)
+        if self.value == "cards" and env.options.reward_mode != "winner":
+            raise ValueError(f"pimc value=cards estimates the return of reward_mode='winner', not "
+                             f"{env.options.reward_mode!r}")
         self.env = env
         self.rule_agents = rule_based_agents(self.rule_class, len(env.possible_agents), self.rng)
         self.own_rule_agent = self.rule_class()
@@ -204,32 +210,37 @@ class PIMCAgent(Agent):
 
     def _values(self, game, actions: list[int], worlds: int) -> np.ndarray:
         """Rollout values, one row per sampled world and one column per action (each action played
-        in a copy of the same world); the rollouts cut off at the depth get the value head's
-        estimate added in one batched forward."""
+        in a copy of the same world); the rollouts cut off at the depth get the value's estimate
+        added (the value head's in one batched forward)."""
         values = np.empty((worlds, len(actions)))
-        cut_cells, cut_observations = [], []
+        cut_cells, cut_worlds = [], []
         for w in range(worlds):
             world = game.determinize(self.seat, self.rng, **self.deal_options)
             for i, action in enumerate(actions):
-                values[w, i], observation = self._rollout(world.clone(), action)
-                if observation is not None:
+                values[w, i], cut_world = self._rollout(world.clone(), action)
+                if cut_world is not None:
                     cut_cells.append((w, i))
-                    cut_observations.append(observation)
-        if cut_observations:
+                    cut_worlds.append(cut_world)
+        if cut_worlds:
             rows, cols = zip(*cut_cells)
-            values[rows, cols] += self._value_head(np.stack(cut_observations))
+            values[rows, cols] += self._estimates(cut_worlds)
         self.last_iterations += worlds * len(actions)
         return values
 
-    def _value_head(self, observations: np.ndarray) -> np.ndarray:
+    def _estimates(self, worlds: list) -> np.ndarray:
+        """The value's estimate of the seat's return from here in each cut-off world."""
+        if self.value == "cards":
+            from .heuristic_i_doubt_it import position_value
+            return np.array([position_value(world, self.seat) for world in worlds])
         import torch
+        observations = np.stack([world.observation(self.seat) for world in worlds])
         with torch.inference_mode():
             return self.value_net.value(torch.as_tensor(observations, dtype=torch.float32)).numpy()
 
-    def _rollout(self, world, action: int) -> tuple[float, np.ndarray | None]:
+    def _rollout(self, world, action: int) -> tuple[float, object | None]:
         """The seat's value after playing ``action`` in ``world`` and the rule-based agents after
-        it, to the end of the episode or for ``depth`` further steps; with the seat's observation
-        when cut off there (its value head estimate is still to be added), else None."""
+        it, to the end of the episode or for ``depth`` further steps; with the world when cut off
+        there (the value's estimate is still to be added), else None."""
         returns = np.zeros(len(self.rule_agents))
         for agent in self.rule_agents:   # plans made in another world do not hold in this one
             agent.forget_plan()
@@ -241,7 +252,7 @@ class PIMCAgent(Agent):
             if world.done:
                 break
             if steps_left == 0:
-                return float(returns[self.seat]), world.observation(self.seat)
+                return float(returns[self.seat]), world
             steps_left -= 1
             s = world.current_player
             mask = world.legal_mask()

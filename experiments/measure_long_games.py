@@ -75,9 +75,12 @@ def value_calibration(game: str, games: int, first_seed: int, path: str | None =
     squared error of always predicting the mean)."""
     import torch
 
+    from rummy_env.agents.heuristic_i_doubt_it import position_value
     from rummy_env.agents.ppo_agent import committed_checkpoint, load_ppo_agent
     path = committed_checkpoint(game) if path is None else path
-    net = load_ppo_agent(path, game, options=VALUE_UNITS[game]).net
+    if path == "cards" and game != "i_doubt_it":
+        raise ValueError(f"--value cards is I Doubt It's hand-size estimate, not one for {game}")
+    net = None if path == "cards" else load_ppo_agent(path, game, options=VALUE_UNITS[game]).net
     env = make_raw_env(game, **VALUE_UNITS[game])
     estimates, outcomes = [], []
     for seed in range(first_seed, first_seed + games):
@@ -89,13 +92,16 @@ def value_calibration(game: str, games: int, first_seed: int, path: str | None =
         while not env.game.done:
             seat = env.game.current_player
             if seat == 0:
-                observations.append(env.game.observation(0))
+                observations.append(position_value(env.game, 0) if net is None else env.game.observation(0))
             rewards = env.game.step(int(agents[seat].act(env.game.observation(seat), env.game.legal_mask().copy(),
                                                          env.game.view(seat))))
             if rewards is not None:
                 episode_return += float(rewards[0])
-        with torch.inference_mode():
-            estimates += net.value(torch.as_tensor(np.stack(observations))).tolist()
+        if net is None:
+            estimates += observations
+        else:
+            with torch.inference_mode():
+                estimates += net.value(torch.as_tensor(np.stack(observations))).tolist()
         outcomes += [episode_return] * len(observations)
     estimates, outcomes = np.array(estimates), np.array(outcomes)
     return {"game": game, "checkpoint": path, "games": games, "first_seed": first_seed, "decisions": len(outcomes),
@@ -112,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=2, help="deals per spec (search cost)")
     parser.add_argument("--decisions", type=int, default=20, help="searched decisions per deal")
     parser.add_argument("--only", choices=sorted(SPECS), help="measure this game only")
-    parser.add_argument("--value", help="with --only: the policy checkpoint whose value head to calibrate")
+    parser.add_argument("--value", help="with --only: the policy checkpoint whose value head to calibrate "
+                                        "(i_doubt_it: 'cards' for the hand-size estimate of pimc value=cards)")
     parser.add_argument("--specs", help="with --only: comma-separated pimc specs to time instead of the defaults")
     parser.add_argument("--out", default="runs/long_games_cost.json")
     args = parser.parse_args(argv)

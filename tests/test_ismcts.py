@@ -102,7 +102,8 @@ INFORMATION_CASES = [(game, "ismcts:12") for game in GAMES] + [
     ("rummy", "pimc:6:screen=2:candidates=4"), ("tongits", "pimc:6:screen=2:candidates=4"),
     ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4"),
     ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo"),
-    ("i_doubt_it", "pimc:4:screen=1:candidates=3:claims=truthful")]
+    ("i_doubt_it", "pimc:4:screen=1:candidates=3:claims=truthful"),
+    ("i_doubt_it", "pimc:4:screen=1:candidates=3:value=cards:depth=4:claims=truthful")]
 
 
 @pytest.mark.parametrize("game,spec", INFORMATION_CASES)
@@ -227,7 +228,8 @@ def test_pimc_specs():
                        ("pimc:8:value=ppo:depth=2.5", "'2.5' is not an integer"),
                        ("pimc:8:base=random", "base must be one of"),
                        ("pimc:8:claims=truthful", "belief about I Doubt It claims, not for rummy"),
-                       ("pimc:8:claims=liar", "claims must be one of")]:
+                       ("pimc:8:claims=liar", "claims must be one of"),
+                       ("pimc:8:value=cards:depth=4", "hand sizes, not rummy's")]:
         with pytest.raises(ValueError, match=words):
             check_agent_spec(bad, "rummy")
     assert parse_pimc_spec("pimc:6:value=ppo:depth=8:base=ppo") == {
@@ -235,6 +237,30 @@ def test_pimc_specs():
     agent = make_agent("pimc:6:value=ppo:depth=8", "contract_rummy")
     assert (agent.value, agent.depth, agent.base_agent) == ("ppo", 8, None)
     assert make_agent("pimc:6:claims=truthful", "i_doubt_it").deal_options == {"truthful_claim": True}
+
+
+def test_pimc_value_cards_scores_hand_sizes_and_refuses_another_return():
+    """``value=cards`` (I Doubt It) scores a cut-off rollout by ``position_value``: 2 p - 1 with p the
+    seat's share of exp(-hand size / HAND_SCALE) over the seats, higher for a smaller hand; once a
+    seat is out, +1 for it and -1 for the others; ``bind`` refuses a
+    reward_mode other than ``winner``, whose return it estimates."""
+    from rummy_env.agents.heuristic_i_doubt_it import HAND_SCALE, position_value
+    env = make_raw_env("i_doubt_it")
+    env.reset(seed=5)
+    game = env.game
+    assert [position_value(game, s) for s in range(4)] == pytest.approx([-0.5] * 4)   # 13 cards each
+    game.hand_size = [3, 13, 13, 13]
+    share = 1.0 / (1.0 + 3.0 * np.exp(-10 / HAND_SCALE))
+    assert position_value(game, 0) == pytest.approx(2 * share - 1)
+    assert position_value(game, 1) == pytest.approx(2 * (1 - share) / 3 - 1)
+    game.out = [False, False, True, False]
+    assert [position_value(game, s) for s in range(4)] == [-1.0, -1.0, 1.0, -1.0]
+    agent = make_agent("pimc:4:value=cards:depth=4", "i_doubt_it")
+    ranked = make_raw_env("i_doubt_it", reward_mode="rank")
+    ranked.reset(seed=5)
+    agent.reset(0, 0)
+    with pytest.raises(ValueError, match="value=cards estimates the return of reward_mode='winner'"):
+        agent.bind(ranked)
 
 
 # Contract Rummy's committed policy was trained on one deal, 4 seats, win_loss rewards.
@@ -285,7 +311,7 @@ def test_pimc_value_from_a_checkpoint_path():
 
 def test_truncated_rollout_never_steps_past_depth():
     """A rollout with depth=D steps the world at most 1 + D times (the candidate move and D
-    more) and, cut off, returns the seat's observation for the value head; the value of a
+    more) and, cut off, returns the world for the value head; the value of a
     set of worlds is the collected return plus that head's estimate."""
     env = make_raw_env("contract_rummy", **CONTRACT_RUMMY_VALUE_UNIT)
     env.reset(seed=3)
@@ -299,9 +325,8 @@ def test_truncated_rollout_never_steps_past_depth():
         steps = []
         world_step = world.step
         world.step = lambda action: steps.append(action) or world_step(action)
-        collected, observation = agent._rollout(world, int(legal[trial % len(legal)]))
-        assert len(steps) == 1 + 5 and not world.done
-        assert observation is not None and np.array_equal(observation, world.observation(seat))
+        collected, cut_world = agent._rollout(world, int(legal[trial % len(legal)]))
+        assert len(steps) == 1 + 5 and not world.done and cut_world is world
         assert collected == 0.0  # one deal: no reward before it ends
     values = agent._values(env.game, [int(legal[0])], 3)
     assert values.shape == (3, 1) and np.all(np.abs(values) < 2)
