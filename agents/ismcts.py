@@ -27,6 +27,13 @@ One search per decision, one tree over the acting seat's information sets:
   actions, the default) or ``heuristic`` (the game's rule-based agent in every seat, from its
   observation, mask and view: several times slower per step, but its games are shorter and
   better informed).
+- **Truncated rollouts** (``depth=D`` with ``value=ppo``, ``value=PATH`` or, I Doubt It only,
+  ``value=cards``; :mod:`.cutoff_value`): the rollout stops D steps after the iteration leaves the
+  tree (or at the end of the episode) and the value's estimate of the seat's return from there is
+  added to the rewards collected.
+- **Belief** (``claims=truthful``, I Doubt It only): worlds are dealt believing that the player
+  whose claim is pending told the truth when its re-dealt cards allow it
+  (``IDoubtItGame.determinize(..., truthful_claim=True)``; agents/pimc.py says why).
 - **Returns** are the seat's rewards from the decision to the end of the episode, in the game's own
   reward scale (the env's ``reward_mode``). For UCT they are normalized to [0, 1] by the lowest and
   highest return seen so far in this search (so one exploration constant ``c`` suits every game
@@ -47,11 +54,14 @@ import time
 
 import numpy as np
 
-from rummy_env.validate import check_int, check_number
+from rummy_env.registry import game_key
+from rummy_env.validate import check_choice, check_int, check_number
 
 from .base import Agent
+from .cutoff_value import CutoffValue
 
 ROLLOUTS = ("random", "heuristic")
+CLAIMS = ("uniform", "truthful")
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 0.7
 
@@ -75,7 +85,8 @@ class ISMCTSAgent(Agent):
     uses_view = False
 
     def __init__(self, game: str, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
-                 rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0) -> None:
+                 rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0,
+                 depth: int | None = None, value: str | None = None, claims: str = "uniform") -> None:
         if iterations is None and seconds is None:
             raise ValueError("ismcts needs a budget: iterations, seconds or both")
         if iterations is not None:
@@ -86,12 +97,22 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"ismcts rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         check_number("ismcts exploration constant c", exploration)
         check_number("ismcts bias", bias)
+        if (depth is None) != (value is None):
+            raise ValueError("ismcts depth and value go together: a rollout cut off after depth steps needs a value")
+        if depth is not None:
+            check_int("ismcts depth", depth, lo=1)
+        check_choice("ismcts claims", claims, CLAIMS)
+        if claims == "truthful" and game_key(game) != "i_doubt_it":
+            raise ValueError(f"ismcts claims=truthful is a belief about I Doubt It claims, not for {game}")
         self.game_name = game
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout
         self.exploration = float(exploration)
         self.bias = float(bias)
+        self.depth = depth
+        self.cutoff_value = None if value is None else CutoffValue(game, value, "ismcts")
+        self.deal_options = {"truthful_claim": True} if claims == "truthful" else {}
         self.env = None
         self.rule_agents: list[Agent] = []
         """The rule-based agent of every seat, for heuristic rollouts and the bias (built by ``bind``)."""
@@ -106,7 +127,10 @@ class ISMCTSAgent(Agent):
     def bind(self, env) -> None:
         """The raw env (``env.unwrapped``) whose game this agent plays; called after ``reset`` and
         ``env.reset``. With heuristic rollouts or a bias, builds one rule-based agent per seat
-        (seeded from this agent's generator)."""
+        (seeded from this agent's generator). ``ValueError`` when a value estimates another return
+        or observation than the env's (:meth:`CutoffValue.check_env`)."""
+        if self.cutoff_value is not None:
+            self.cutoff_value.check_env(env)
         self.env = env
         self.rule_agents = []
         if self.rollout == "heuristic" or self.bias > 0:
@@ -130,7 +154,7 @@ class ISMCTSAgent(Agent):
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
-            self._iterate(root, game.determinize(self.seat, self.rng))
+            self._iterate(root, game.determinize(self.seat, self.rng, **self.deal_options))
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -141,18 +165,18 @@ class ISMCTSAgent(Agent):
         return int(max(legal, key=lambda a: (visits.get(int(a), 0), root.total.get(int(a), 0.0))))
 
     def _iterate(self, root: Node, world) -> None:
-        """One iteration in ``world``: select and expand in the tree, roll out, back up."""
+        """One iteration in ``world``: select and expand in the tree, roll out (to the end, or
+        ``depth`` steps and the value's estimate), back up."""
         seat = self.seat
         node = root
         path: list[tuple[Node, int]] = []
         total = 0.0
         in_tree = True
+        rollout_steps = -1 if self.depth is None else self.depth
         for agent in self.rule_agents:   # plans made in another world do not hold in this one
             agent.forget_plan()
         while not world.done:
-            if world.current_player != seat:
-                rewards = world.step(self._rollout_action(world))
-            elif in_tree:
+            if in_tree and world.current_player == seat:
                 if path:
                     parent, last = path[-1]
                     key = (last, world.observation(seat).tobytes())
@@ -162,7 +186,13 @@ class ISMCTSAgent(Agent):
                 action, in_tree = self._select(node, world)
                 path.append((node, action))
                 rewards = world.step(action)
+            elif in_tree:
+                rewards = world.step(self._rollout_action(world))
+            elif rollout_steps == 0:
+                total += float(self.cutoff_value([world], seat)[0])
+                break
             else:
+                rollout_steps -= 1
                 rewards = world.step(self._rollout_action(world))
             if rewards is not None:
                 total += float(rewards[seat])
@@ -219,8 +249,9 @@ def parse_ismcts_spec(spec: str) -> dict:
     """Keyword arguments of :class:`ISMCTSAgent` from a spec ``ismcts[:N][:key=value...]``: ``N``
     iterations per decision, keys ``seconds`` (a time budget per decision; without ``N`` it replaces
     the iteration budget), ``rollout`` (``random`` or ``heuristic``), ``c`` (the exploration
-    constant) and ``bias`` (the rule-based agent's progressive bias). ``ValueError`` names anything
-    malformed; the agent checks the values' ranges."""
+    constant), ``bias`` (the rule-based agent's progressive bias), ``depth`` and ``value`` (truncated
+    rollouts) and ``claims`` (I Doubt It's belief). ``ValueError`` names anything malformed; the agent
+    checks the values' ranges."""
     parts = spec.split(":")
     if parts[0] != "ismcts":
         raise ValueError(f"not an ismcts spec: {spec!r}")
@@ -236,10 +267,13 @@ def parse_ismcts_spec(spec: str) -> dict:
             kwargs["rollout"] = value
         elif key == "c":
             kwargs["exploration"] = _spec_number(spec, value, float)
-        elif key == "bias":
-            kwargs["bias"] = _spec_number(spec, value, float)
+        elif key in ("bias", "depth"):
+            kwargs[key] = _spec_number(spec, value, float if key == "bias" else int)
+        elif key in ("value", "claims"):
+            kwargs[key] = value
         else:
-            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} (keys: seconds, rollout, c, bias)")
+            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} "
+                             "(keys: seconds, rollout, c, bias, depth, value, claims)")
     return kwargs
 
 

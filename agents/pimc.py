@@ -15,18 +15,12 @@ At each of its decisions with more than one legal action:
 - **Value** of a rollout: the seat's win credit under the tournament's rule (1 for the highest
   return from the decision on, ties split) plus ``points`` times its return, so that among equally
   winning moves the one that scores more is preferred.
-- **Truncated rollouts** (``value=ppo`` or ``value=PATH``, for the long games, where one whole
-  rule-based rollout costs 0.2-1 s): a rollout stops after ``depth`` further steps (or at the end
-  of the episode), and its value is the seat's *episode return*, not win credit: the rewards
-  collected so far plus, at a cut-off, a value head on the seat's observation in that world, one
-  batched forward per set of worlds. The head is the game's committed PPO policy's
-  (``checkpoints/<game>/policy_fp16.pt``) or that of the policy checkpoint at ``PATH``, e.g. a
-  clone from ``rummy-env imitate``, whose value head learned the return of rule-based play, which
-  is what the rollouts continue with; it is loaded once per agent. The value head learned the
-  return of the reward mode it was trained with (e.g. Contract Rummy's ``win_loss``), so ``bind``
-  refuses an env whose ``reward_mode`` or observation differs from the checkpoint's; a rollout that
-  reaches the end scores the same return, so cut-off and whole rollouts are on one scale. In these
-  games' reward modes the return is, up to ties, 2 x win - 1, so it ranks moves as win credit does.
+- **Truncated rollouts** (``value=ppo``, ``value=PATH`` or ``value=cards``, for the long games,
+  where one whole rule-based rollout costs 0.2-1 s): a rollout stops after ``depth`` further steps
+  (or at the end of the episode), and its value is the seat's *episode return*, not win credit:
+  the rewards collected so far plus, at a cut-off, the estimate of :mod:`.cutoff_value` (a value
+  head on the seat's observation, or I Doubt It's hand-size estimate). In these games' reward modes
+  the return is, up to ties, 2 x win - 1, so it ranks moves as win credit does.
 - **Belief** (``claims=truthful``, I Doubt It only): worlds are dealt with the belief that the
   player whose claim is pending told the truth when its re-dealt cards allow it
   (``IDoubtItGame.determinize(..., truthful_claim=True)``), instead of uniformly. Uniform worlds
@@ -60,6 +54,7 @@ from rummy_env.registry import game_key
 from rummy_env.validate import check_choice, check_int, check_number
 
 from .base import Agent
+from .cutoff_value import CutoffValue
 
 DEFAULT_WORLDS = 16
 DEFAULT_SCREEN = 4
@@ -70,10 +65,6 @@ BASES = ("heuristic", "ppo")
 """Who chooses the default move: the rule-based agent, or the committed PPO policy (greedy)."""
 CLAIMS = ("uniform", "truthful")
 """How worlds are dealt: uniformly, or believing a pending I Doubt It claim true when it can be."""
-VALUES = ("rollout", "ppo", "cards")
-"""What scores a rollout: win credit at the end of the episode, or the episode return with the PPO
-value head (or, I Doubt It only, the hand-size estimate ``position_value``) at a cut-off; any other
-value is the path of a policy checkpoint whose value head to use."""
 
 
 class PIMCAgent(Agent):
@@ -90,14 +81,10 @@ class PIMCAgent(Agent):
             check_int(f"pimc {name}", number, lo=low)
         check_number("pimc z", z)
         check_number("pimc points", points)
-        if not isinstance(value, str) or not value:
-            raise ValueError(f"pimc value must be one of {', '.join(VALUES)} or a checkpoint path, got {value!r}")
         check_choice("pimc base", base, BASES)
         check_choice("pimc claims", claims, CLAIMS)
         if claims == "truthful" and game_key(game) != "i_doubt_it":
             raise ValueError(f"pimc claims=truthful is a belief about I Doubt It claims, not for {game}")
-        if value == "cards" and game_key(game) != "i_doubt_it":
-            raise ValueError(f"pimc value=cards estimates I Doubt It's return from hand sizes, not {game}'s")
         if depth is not None:
             check_int("pimc depth", depth, lo=1)
             if value == "rollout":
@@ -107,25 +94,18 @@ class PIMCAgent(Agent):
         self.game = game
         self.rule_class = heuristic_class(game)
         self.value = value
+        self.cutoff_value = None if value == "rollout" else CutoffValue(game, value, "pimc")
         self.depth = depth
         self.deal_options = {"truthful_claim": True} if claims == "truthful" else {}
-        self.checkpoints: dict[str, tuple[str, dict]] = {}
-        """(path, checkpoint dict) of the policy whose value head scores cut-off rollouts (key
-        ``"value"``) and of the committed PPO policy choosing the default move (key ``"base"``)"""
-        self.value_net = None
+        self.base_checkpoint: tuple[str, dict] | None = None
+        """(path, checkpoint dict) of the committed PPO policy choosing the default move (``base=ppo``)"""
         self.base_agent = None
         """the greedy PPO agent choosing the default move (``base=ppo``); None: the rule-based agent"""
-        if value not in ("rollout", "cards") or base == "ppo":
+        if base == "ppo":
             from .ppo_agent import PPOAgent, committed_checkpoint, load_checkpoint, policy_from_checkpoint
-            paths = {"value": None if value in ("rollout", "cards") else committed_checkpoint(game) if value == "ppo" else value,
-                     "base": committed_checkpoint(game) if base == "ppo" else None}
-            for role, path in paths.items():
-                if path is not None:
-                    self.checkpoints[role] = (path, load_checkpoint(path, game))
-            if "value" in self.checkpoints:
-                self.value_net = policy_from_checkpoint(self.checkpoints["value"][1])
-            if "base" in self.checkpoints:
-                self.base_agent = PPOAgent(policy_from_checkpoint(self.checkpoints["base"][1]), greedy=True, game=game)
+            path = committed_checkpoint(game)
+            self.base_checkpoint = (path, load_checkpoint(path, game))
+            self.base_agent = PPOAgent(policy_from_checkpoint(self.base_checkpoint[1]), greedy=True, game=game)
         self.worlds = worlds
         self.screen = screen
         self.candidates = candidates
@@ -156,11 +136,12 @@ class PIMCAgent(Agent):
         ``value=PATH``), its ``reward_mode`` does (the head would estimate another return than the
         rollouts collect)."""
         from .registry import rule_based_agents
-        for role, (path, data) in self.checkpoints.items():
-            self._check_checkpoint_options(env, role, path, data)
-        if self.value == "cards" and env.options.reward_mode != "winner":
-            raise ValueError(f"pimc value=cards estimates the return of reward_mode='winner', not "
-                             f"{env.options.reward_mode!r}")
+        if self.base_checkpoint is not None:
+            import dataclasses
+            from .ppo_agent import check_options
+            check_options(*self.base_checkpoint, self.game, dataclasses.asdict(env.options))
+        if self.cutoff_value is not None:
+            self.cutoff_value.check_env(env)
         self.env = env
         self.rule_agents = rule_based_agents(self.rule_class, len(env.possible_agents), self.rng)
         self.own_rule_agent = self.rule_class()
@@ -197,17 +178,6 @@ class PIMCAgent(Agent):
         self.last_deviated = mean > 0 and mean > self.z * error
         return challenger if self.last_deviated else rule
 
-    def _check_checkpoint_options(self, env, role: str, path: str, data: dict) -> None:
-        import dataclasses
-        from rummy_env.registry import make_raw_env
-        from .ppo_agent import check_options
-        trained = make_raw_env(self.game, **data.get("options", {})).options.reward_mode
-        if role == "value" and env.options.reward_mode != trained:
-            raise ValueError(f"pimc value={self.value}: the {self.game} checkpoint {path!r} learned the return of "
-                             f"reward_mode={trained!r}; this env has reward_mode={env.options.reward_mode!r} "
-                             f"(play it with --option reward_mode={trained})")
-        check_options(path, data, self.game, dataclasses.asdict(env.options))
-
     def _values(self, game, actions: list[int], worlds: int) -> np.ndarray:
         """Rollout values, one row per sampled world and one column per action (each action played
         in a copy of the same world); the rollouts cut off at the depth get the value's estimate
@@ -223,19 +193,9 @@ class PIMCAgent(Agent):
                     cut_worlds.append(cut_world)
         if cut_worlds:
             rows, cols = zip(*cut_cells)
-            values[rows, cols] += self._estimates(cut_worlds)
+            values[rows, cols] += self.cutoff_value(cut_worlds, self.seat)
         self.last_iterations += worlds * len(actions)
         return values
-
-    def _estimates(self, worlds: list) -> np.ndarray:
-        """The value's estimate of the seat's return from here in each cut-off world."""
-        if self.value == "cards":
-            from .heuristic_i_doubt_it import position_value
-            return np.array([position_value(world, self.seat) for world in worlds])
-        import torch
-        observations = np.stack([world.observation(self.seat) for world in worlds])
-        with torch.inference_mode():
-            return self.value_net.value(torch.as_tensor(observations, dtype=torch.float32)).numpy()
 
     def _rollout(self, world, action: int) -> tuple[float, object | None]:
         """The seat's value after playing ``action`` in ``world`` and the rule-based agents after

@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from rummy_env.agents.ismcts import ISMCTSAgent, parse_ismcts_spec
+from rummy_env.agents.ismcts import ISMCTSAgent, Node, parse_ismcts_spec
 from rummy_env.agents.pimc import PIMCAgent, parse_pimc_spec
 from rummy_env.agents.registry import check_agent_spec, make_agent
 from rummy_env.experiments.tournament import TournamentConfig, run_tournament
@@ -103,7 +103,8 @@ INFORMATION_CASES = [(game, "ismcts:12") for game in GAMES] + [
     ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4"),
     ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo"),
     ("i_doubt_it", "pimc:4:screen=1:candidates=3:claims=truthful"),
-    ("i_doubt_it", "pimc:4:screen=1:candidates=3:value=cards:depth=4:claims=truthful")]
+    ("i_doubt_it", "pimc:4:screen=1:candidates=3:value=cards:depth=4:claims=truthful"),
+    ("i_doubt_it", "ismcts:12:rollout=heuristic:bias=1:depth=4:value=cards:claims=truthful")]
 
 
 @pytest.mark.parametrize("game,spec", INFORMATION_CASES)
@@ -177,10 +178,41 @@ def test_specs():
     agent = make_agent("ismcts:30:seconds=1", "rummy")
     assert (agent.iterations, agent.seconds, agent.rollout) == (30, 1.0, "random")
     for bad, words in [("ismcts:x", "'x' is not an integer"), ("ismcts:0", "iterations must be an int >= 1"),
-                       ("ismcts:rollout=greedy", "rollout must be one of"), ("ismcts:depth=3", "unknown key"),
+                       ("ismcts:rollout=greedy", "rollout must be one of"), ("ismcts:lead=3", "unknown key"),
+                       ("ismcts:depth=3", "depth and value go together"), ("ismcts:value=ppo", "go together"),
+                       ("ismcts:depth=0:value=ppo", "depth must be an int >= 1"),
+                       ("ismcts:depth=2:value=cards", "hand sizes, not rummy's"),
+                       ("ismcts:claims=truthful", "belief about I Doubt It claims, not for rummy"),
                        ("ismcts:seconds=-1", "'-1' is not a number"), ("ismcts:c=abc", "'abc' is not a number")]:
         with pytest.raises(ValueError, match=words):
             check_agent_spec(bad, "rummy")
+    assert parse_ismcts_spec("ismcts:40:depth=4:value=cards:claims=truthful") == {
+        "iterations": 40, "depth": 4, "value": "cards", "claims": "truthful"}
+    agent = make_agent("ismcts:40:depth=4:value=cards:claims=truthful", "i_doubt_it")
+    assert (agent.depth, agent.cutoff_value.value, agent.deal_options) == (4, "cards", {"truthful_claim": True})
+
+
+def test_truncated_ismcts_rollout_stops_at_depth_and_adds_the_value():
+    """With depth=D an iteration steps the world at most D times after leaving the tree, then adds
+    the value's estimate of the cut-off world to the return it backs up."""
+    env = position("i_doubt_it", 7, 6)
+    seat = env.game.current_player
+    agent = make_agent("ismcts:1:depth=3:value=cards", "i_doubt_it")
+    agent.reset(seat, 0)
+    agent.bind(env)
+    estimates = []
+    agent.cutoff_value = lambda worlds, s, value=agent.cutoff_value: estimates.append(value(worlds, s)[0]) or \
+        np.array(estimates[-1:])
+    world = env.game.determinize(seat, np.random.default_rng(0))
+    steps = []
+    world_step = world.step
+    world.step = lambda action: steps.append(action) or world_step(action)
+    root = Node()
+    agent._low, agent._high = np.inf, -np.inf
+    agent._iterate(root, world)
+    assert len(estimates) == 1 and not world.done
+    (action, total), = root.total.items()
+    assert len(steps) == 1 + 3 and total == pytest.approx(estimates[0])   # no reward before the end
 
 
 def test_act_without_bind_is_refused():

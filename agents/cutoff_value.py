@@ -1,0 +1,74 @@
+"""What scores a search rollout cut off before the end of the episode (``value=`` and ``depth=`` of
+``pimc`` and ``ismcts``, issue 16): the seat's *episode return* is the rewards the rollout collected
+plus an estimate of the rest where it stopped.
+
+- ``value=ppo``: the value head of the game's committed PPO policy
+  (``checkpoints/<game>/policy_fp16.pt``), on the seat's observation in each cut-off world, one
+  batched forward per set of worlds.
+- ``value=PATH``: the value head of the policy checkpoint at ``PATH``, e.g. a clone from
+  ``rummy-env imitate``, whose head learned the return of rule-based play (what the rollouts play).
+- ``value=cards`` (I Doubt It only): ``heuristic_i_doubt_it.position_value``, an estimate of the
+  ``winner`` return from the public hand sizes.
+
+A value head learned the return of the reward mode it was trained with (e.g. Contract Rummy's
+``win_loss``), so :meth:`CutoffValue.check_env` refuses an env whose ``reward_mode`` or observation
+differs from the checkpoint's; ``cards`` estimates ``reward_mode="winner"`` only. A rollout that
+reaches the end scores the same return, so cut-off and whole rollouts are on one scale.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from rummy_env.registry import game_key, make_raw_env
+
+NAMED = ("ppo", "cards")
+"""The named values; any other value is the path of a policy checkpoint whose value head to use."""
+
+
+class CutoffValue:
+    """The estimate of a seat's return from a cut-off world, for a search's ``value=`` key."""
+
+    def __init__(self, game: str, value: str, owner: str) -> None:
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"{owner} value must be one of {', '.join(NAMED)} or a checkpoint path, got {value!r}")
+        self.game = game
+        self.value = value
+        self.owner = owner
+        self.path = None
+        self.net = None
+        if value == "cards":
+            if game_key(game) != "i_doubt_it":
+                raise ValueError(f"{owner} value=cards estimates I Doubt It's return from hand sizes, not {game}'s")
+            return
+        from .ppo_agent import committed_checkpoint, load_checkpoint, policy_from_checkpoint
+        self.path = committed_checkpoint(game) if value == "ppo" else value
+        self.checkpoint = load_checkpoint(self.path, game)
+        self.net = policy_from_checkpoint(self.checkpoint)
+
+    def check_env(self, env) -> None:
+        """``ValueError`` when ``env`` pays another return than this value estimates, or (a value
+        head) gives another observation than its checkpoint was trained on."""
+        if self.net is None:
+            if env.options.reward_mode != "winner":
+                raise ValueError(f"{self.owner} value=cards estimates the return of reward_mode='winner', not "
+                                 f"{env.options.reward_mode!r}")
+            return
+        from .ppo_agent import check_options
+        trained = make_raw_env(self.game, **self.checkpoint.get("options", {})).options.reward_mode
+        if env.options.reward_mode != trained:
+            raise ValueError(f"{self.owner} value={self.value}: the {self.game} checkpoint {self.path!r} learned the "
+                             f"return of reward_mode={trained!r}; this env has reward_mode="
+                             f"{env.options.reward_mode!r} (play it with --option reward_mode={trained})")
+        check_options(self.path, self.checkpoint, self.game, dataclasses.asdict(env.options))
+
+    def __call__(self, worlds: list, seat: int) -> np.ndarray:
+        """The estimate of ``seat``'s return from here in each of the cut-off ``worlds``."""
+        if self.net is None:
+            from .heuristic_i_doubt_it import position_value
+            return np.array([position_value(world, seat) for world in worlds])
+        import torch
+        observations = np.stack([world.observation(seat) for world in worlds])
+        with torch.inference_mode():
+            return self.net.value(torch.as_tensor(observations, dtype=torch.float32)).numpy()
