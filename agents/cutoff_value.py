@@ -9,22 +9,28 @@ plus an estimate of the rest where it stopped.
   ``rummy-env imitate``, whose head learned the return of rule-based play (what the rollouts play).
 - ``value=cards`` (I Doubt It only): ``heuristic_i_doubt_it.position_value``, an estimate of the
   ``winner`` return from the public hand sizes.
+- ``value=score`` (Ginny-O only): ``heuristic_ginny_o.position_value``, an estimate of the ``rank``
+  return from the scores and racks in the world.
 
 A value head learned the return of the reward mode it was trained with (e.g. Contract Rummy's
 ``win_loss``), so :meth:`CutoffValue.check_env` refuses an env whose ``reward_mode`` or observation
-differs from the checkpoint's; ``cards`` estimates ``reward_mode="winner"`` only. A rollout that
+differs from the checkpoint's; ``cards`` and ``score`` estimate their game's default reward mode only. A rollout that
 reaches the end scores the same return, so cut-off and whole rollouts are on one scale.
 """
 from __future__ import annotations
 
 import dataclasses
+import sys
 
 import numpy as np
 
 from rummy_env.registry import game_key, make_raw_env
 
-NAMED = ("ppo", "cards")
+NAMED = ("ppo", "cards", "score")
 """The named values; any other value is the path of a policy checkpoint whose value head to use."""
+ESTIMATES = {"cards": ("i_doubt_it", "winner", "hand sizes"), "score": ("ginny_o", "rank", "scores and racks")}
+"""The hand-written estimates: (game, the reward mode whose return they estimate, what from); each
+is ``position_value(game, seat)`` in that game's rule-based agent module."""
 
 
 class CutoffValue:
@@ -38,9 +44,10 @@ class CutoffValue:
         self.owner = owner
         self.path = None
         self.net = None
-        if value == "cards":
-            if game_key(game) != "i_doubt_it":
-                raise ValueError(f"{owner} value=cards estimates I Doubt It's return from hand sizes, not {game}'s")
+        if value in ESTIMATES:
+            estimate_game, reward_mode, what = ESTIMATES[value]
+            if game_key(game) != estimate_game:
+                raise ValueError(f"{owner} value={value} estimates {estimate_game}'s return from {what}, not {game}'s")
             return
         from .ppo_agent import committed_checkpoint, load_checkpoint, policy_from_checkpoint
         self.path = committed_checkpoint(game) if value == "ppo" else value
@@ -51,9 +58,10 @@ class CutoffValue:
         """``ValueError`` when ``env`` pays another return than this value estimates, or (a value
         head) gives another observation than its checkpoint was trained on."""
         if self.net is None:
-            if env.options.reward_mode != "winner":
-                raise ValueError(f"{self.owner} value=cards estimates the return of reward_mode='winner', not "
-                                 f"{env.options.reward_mode!r}")
+            reward_mode = ESTIMATES[self.value][1]
+            if env.options.reward_mode != reward_mode:
+                raise ValueError(f"{self.owner} value={self.value} estimates the return of reward_mode={reward_mode!r}, "
+                                 f"not {env.options.reward_mode!r}")
             return
         from .ppo_agent import check_options
         trained = make_raw_env(self.game, **self.checkpoint.get("options", {})).options.reward_mode
@@ -66,7 +74,8 @@ class CutoffValue:
     def __call__(self, worlds: list, seat: int) -> np.ndarray:
         """The estimate of ``seat``'s return from here in each of the cut-off ``worlds``."""
         if self.net is None:
-            from .heuristic_i_doubt_it import position_value
+            from .registry import heuristic_class
+            position_value = sys.modules[heuristic_class(self.game).__module__].position_value
             return np.array([position_value(world, seat) for world in worlds])
         import torch
         observations = np.stack([world.observation(seat) for world in worlds])

@@ -20,6 +20,8 @@ change it).
 """
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from rummy_env.cards import JOKER, NUM_CARDS, RANK_OF, SUIT_OF, parse_card
@@ -55,6 +57,21 @@ def _partners(cnt: list[int], t: int) -> int:
     return n
 
 
+SCORE_SCALE = 30.0
+"""Points of lead that make ``position_value`` tanh(1) = 0.76."""
+
+
+def position_value(game, seat: int) -> float:
+    """An estimate of ``seat``'s return under ``reward_mode="rank"`` (+1 / -1 in two players, GO-38)
+    from the scores and racks of ``game``: ``tanh(lead / SCORE_SCALE)``, where the lead is the
+    seat's total minus the best total of another seat; a total is the score with the racks valued
+    as the play values of :class:`GinnyOHeuristic` value them (2 points for every tile off the
+    rack, 8 for every joker kept). Used by ``pimc value=score`` at a rollout's cut-off."""
+    totals = [score - 2 * sum(rack) + 10 * rack[JOKER] for score, rack in zip(game.scores, game.racks)]
+    lead = totals[seat] - max(total for s, total in enumerate(totals) if s != seat)
+    return float(np.tanh(lead / SCORE_SCALE))
+
+
 class GinnyOHeuristic(Agent):
     """Greedy premium-square player with rack management (see the module docstring)."""
 
@@ -66,6 +83,8 @@ class GinnyOHeuristic(Agent):
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
         self._plan: list[int] = []
+        self._plays: list[tuple] = []
+        """Every legal play of the last decision that began one: (value, tie-break, action ids)."""
         self._search: PlaySearch | None = None
 
     def forget_plan(self) -> None:
@@ -90,26 +109,29 @@ class GinnyOHeuristic(Agent):
         g.set_board(board)
         return g
 
-    def _best_play(self, view: dict, cnt: list[int]):
+    def _valued_plays(self, view: dict, cnt: list[int]) -> list[tuple]:
+        """Every legal play of the rack as (value, tie-break, action ids: placements, then commit);
+        the largest tuple is the best play (module docstring; ties to the smaller action ids)."""
         g = self._scratch(view)
-        plays = g.plays_for(cnt)
-        if not plays:
-            return None
         rack_total = sum(cnt)
-        best, best_key = None, None
-        for play in plays:
+        keyed = []
+        for play in g.plays_for(cnt):
             value = score_play(g.board, play, view["board_layout"], view["descending_runs"])
             jokers = sum(1 for _, p in play if p >= NUM_CARDS)
             value += 2 * len(play) - 8 * jokers
             if view["stock_size"] == 0 and len(play) == rack_total:
                 value += 1000
-            key = (value, [-(PLACE0 + NSQ * p + q) for q, p in play])
-            if best_key is None or key > best_key:
-                best, best_key = play, key
-        return best
+            ids = [PLACE0 + NSQ * p + q for q, p in play]
+            keyed.append((value, [-i for i in ids], ids + [2]))
+        return keyed
+
+    def candidate_plans(self, count: int) -> list[list[int]] | None:
+        """The ``count`` best plays when the last decision began one (the first is the one begun)."""
+        return [list(ids) for _, _, ids in heapq.nlargest(count, self._plays)] or None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         legal = np.flatnonzero(action_mask)
+        self._plays = []
         if self._plan:
             a = self._plan.pop(0)
             if action_mask[a]:
@@ -132,11 +154,11 @@ class GinnyOHeuristic(Agent):
                     return EXCHANGE0 + bad[0]
             return 0
         if not view["placed"]:
-            play = self._best_play(view, cnt)
-            if play is not None:
-                ids = [PLACE0 + NSQ * p + q for q, p in play] + [2]
-                self._plan = ids[1:]
-                return ids[0]
+            self._plays = self._valued_plays(view, cnt)
+            if self._plays:
+                best = max(self._plays)[2]
+                self._plan = best[1:]
+                return best[0]
             if action_mask[1]:
                 return 1
             tiles = [t for t in range(53) if cnt[t] and action_mask[RETURN0 + t]]

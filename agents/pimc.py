@@ -63,6 +63,9 @@ DEFAULT_Z = 1.0
 DEFAULT_POINTS = 0.0
 BASES = ("heuristic", "ppo")
 """Who chooses the default move: the rule-based agent, or the committed PPO policy (greedy)."""
+MOVES = ("actions", "plans")
+"""What the search compares: single legal actions, or the whole moves the default agent ranks
+(``candidate_plans``; decisions where it offers none are not searched)."""
 CLAIMS = ("uniform", "truthful")
 """How worlds are dealt: uniformly, or believing a pending I Doubt It claim true when it can be."""
 
@@ -75,18 +78,20 @@ class PIMCAgent(Agent):
 
     def __init__(self, game: str, worlds: int = DEFAULT_WORLDS, screen: int = DEFAULT_SCREEN,
                  candidates: int = DEFAULT_CANDIDATES, z: float = DEFAULT_Z, points: float = DEFAULT_POINTS,
-                 value: str = "rollout", depth: int | None = None, base: str = "heuristic",
-                 claims: str = "uniform") -> None:
+                 value: str = "rollout", depth: int | str | None = None, base: str = "heuristic",
+                 claims: str = "uniform", moves: str = "actions") -> None:
         for name, number, low in (("worlds", worlds, 2), ("screen", screen, 1), ("candidates", candidates, 2)):
             check_int(f"pimc {name}", number, lo=low)
         check_number("pimc z", z)
         check_number("pimc points", points)
         check_choice("pimc base", base, BASES)
         check_choice("pimc claims", claims, CLAIMS)
+        check_choice("pimc moves", moves, MOVES)
         if claims == "truthful" and game_key(game) != "i_doubt_it":
             raise ValueError(f"pimc claims=truthful is a belief about I Doubt It claims, not for {game}")
         if depth is not None:
-            check_int("pimc depth", depth, lo=1)
+            if depth != "turn":
+                check_int("pimc depth", depth, lo=1)
             if value == "rollout":
                 raise ValueError("pimc depth needs value=ppo, value=cards or value=PATH: a rollout cut off "
                                  "before the end needs a value")
@@ -96,6 +101,7 @@ class PIMCAgent(Agent):
         self.value = value
         self.cutoff_value = None if value == "rollout" else CutoffValue(game, value, "pimc")
         self.depth = depth
+        self.moves = moves
         self.deal_options = {"truthful_claim": True} if claims == "truthful" else {}
         self.base_checkpoint: tuple[str, dict] | None = None
         """(path, checkpoint dict) of the committed PPO policy choosing the default move (``base=ppo``)"""
@@ -122,11 +128,14 @@ class PIMCAgent(Agent):
         """Rollouts of the latest decision (0 when it had one legal action), as ISMCTS counts iterations."""
         self.last_deviated = False
         """Whether the latest decision left the rule-based move."""
+        self.plan: list[int] = []
+        """The rest of the multi-step move (``candidate_plans``) chosen at an earlier decision."""
         self.reset(0, None)
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
         self.env = None
+        self.plan = []
 
     def bind(self, env) -> None:
         """The raw env whose game this agent plays (after ``reset`` and ``env.reset``); builds one
@@ -152,6 +161,11 @@ class PIMCAgent(Agent):
         self.last_iterations, self.last_deviated = 0, False
         if self.env is None:
             raise ValueError("pimc searches the engine: call agent.bind(raw_env) after env.reset()")
+        if self.plan:   # the rest of the multi-step move chosen earlier
+            action = self.plan.pop(0)
+            if action_mask[action]:
+                return action
+            self.plan = []
         base = self.own_rule_agent if self.base_agent is None else self.base_agent
         rule = int(base.act(observation, action_mask.copy(), view))
         if len(legal) == 1:
@@ -159,9 +173,24 @@ class PIMCAgent(Agent):
         game = self.env.game
         if game.current_player != self.seat:
             raise ValueError(f"pimc plays seat {self.seat} but seat {game.current_player} is to act")
-        others = [int(a) for a in legal if a != rule]
-        order = self.rng.permutation(len(others))[: self.candidates - 1]
-        candidates = [rule] + [others[i] for i in order]
+        if self.moves == "plans":
+            candidates = base.candidate_plans(self.candidates) or [[rule]]
+        else:
+            others = [int(a) for a in legal if a != rule]
+            order = self.rng.permutation(len(others))[: self.candidates - 1]
+            candidates = [[rule]] + [[others[i]] for i in order]
+        if len(candidates) == 1:
+            return rule
+        chosen = self._choose(game, candidates)
+        if self.moves == "plans":   # this agent plays the rest of the chosen move itself
+            base.forget_plan()
+            self.plan = chosen[1:]
+        return chosen[0]
+
+    def _choose(self, game, candidates: list[list[int]]) -> list[int]:
+        """The move to play among ``candidates`` (the default move first): the screen's best
+        challenger if the test shows it better with confidence, else the default."""
+        rule = candidates[0]
         if len(candidates) == 2:
             challenger = candidates[1]
         else:
@@ -178,40 +207,45 @@ class PIMCAgent(Agent):
         self.last_deviated = mean > 0 and mean > self.z * error
         return challenger if self.last_deviated else rule
 
-    def _values(self, game, actions: list[int], worlds: int) -> np.ndarray:
-        """Rollout values, one row per sampled world and one column per action (each action played
-        in a copy of the same world); the rollouts cut off at the depth get the value's estimate
-        added (the value head's in one batched forward)."""
-        values = np.empty((worlds, len(actions)))
+    def _values(self, game, moves: list[list[int]], worlds: int) -> np.ndarray:
+        """Rollout values, one row per sampled world and one column per move (each move, a list
+        of actions, played in a copy of the same world); the rollouts cut off at the depth get the
+        value's estimate added (the value head's in one batched forward)."""
+        values = np.empty((worlds, len(moves)))
         cut_cells, cut_worlds = [], []
         for w in range(worlds):
             world = game.determinize(self.seat, self.rng, **self.deal_options)
-            for i, action in enumerate(actions):
-                values[w, i], cut_world = self._rollout(world.clone(), action)
+            for i, move in enumerate(moves):
+                values[w, i], cut_world = self._rollout(world.clone(), move)
                 if cut_world is not None:
                     cut_cells.append((w, i))
                     cut_worlds.append(cut_world)
         if cut_worlds:
             rows, cols = zip(*cut_cells)
             values[rows, cols] += self.cutoff_value(cut_worlds, self.seat)
-        self.last_iterations += worlds * len(actions)
+        self.last_iterations += worlds * len(moves)
         return values
 
-    def _rollout(self, world, action: int) -> tuple[float, object | None]:
-        """The seat's value after playing ``action`` in ``world`` and the rule-based agents after
-        it, to the end of the episode or for ``depth`` further steps; with the world when cut off
-        there (the value's estimate is still to be added), else None."""
+    def _rollout(self, world, move: list[int]) -> tuple[float, object | None]:
+        """The seat's value after playing ``move`` (its actions) in ``world`` and the rule-based
+        agents after it, to the end of the episode, for ``depth`` further steps or (``depth=turn``)
+        until the seat is to act again; with the world when cut off there (the value's estimate is
+        still to be added), else None."""
         returns = np.zeros(len(self.rule_agents))
         for agent in self.rule_agents:   # plans made in another world do not hold in this one
             agent.forget_plan()
-        rewards = world.step(action)
-        steps_left = -1 if self.depth is None else self.depth
+        rewards = None
+        for action in move:
+            if rewards is not None:
+                returns += rewards
+            rewards = world.step(action)
+        steps_left = self.depth if isinstance(self.depth, int) else -1
         while True:
             if rewards is not None:
                 returns += rewards
             if world.done:
                 break
-            if steps_left == 0:
+            if steps_left == 0 or (self.depth == "turn" and world.current_player == self.seat):
                 return float(returns[self.seat]), world
             steps_left -= 1
             s = world.current_player
@@ -226,20 +260,20 @@ class PIMCAgent(Agent):
 
 def parse_pimc_spec(spec: str) -> dict:
     """Keyword arguments of :class:`PIMCAgent` from
-    ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=V][:depth=D]`` (``W`` test worlds per
-    decision); ``ValueError`` names anything malformed."""
+    ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=V][:depth=D|turn]...`` (``W`` test
+    worlds per decision); ``ValueError`` names anything malformed."""
     from .ismcts import _spec_number
     parts = spec.split(":")
     if parts[0] != "pimc":
         raise ValueError(f"not a pimc spec: {spec!r}")
     kinds = {"screen": int, "candidates": int, "z": float, "points": float, "depth": int, "value": str,
-             "base": str, "claims": str}
+             "base": str, "claims": str, "moves": str}
     kwargs: dict = {}
     for part in parts[1:]:
         key, sep, value = part.partition("=")
         if not sep:
             kwargs["worlds"] = _spec_number(spec, part, int)
-        elif kinds.get(key) is str:
+        elif kinds.get(key) is str or (key, value) == ("depth", "turn"):
             kwargs[key] = value
         elif key in kinds:
             kwargs[key] = _spec_number(spec, value, kinds[key])

@@ -32,6 +32,13 @@ class Agent:
         multi-step move); search agents call it before the agent plays a seat in another world.
         Agents that keep nothing between calls have nothing to drop."""
 
+    def candidate_plans(self, count: int) -> list[list[int]] | None:
+        """After :meth:`act` began a multi-step move (e.g. a Ginny-O play, placed tile by tile):
+        up to ``count`` whole moves as action sequences, ranked by the agent, the one it began
+        first; search agents compare these instead of single actions. None when the last decision
+        was a single action (the default)."""
+        return None
+
 
 class RandomAgent(Agent):
     """Uniformly random among the legal actions."""

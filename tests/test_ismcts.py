@@ -104,7 +104,8 @@ INFORMATION_CASES = [(game, "ismcts:12") for game in GAMES] + [
     ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo"),
     ("i_doubt_it", "pimc:4:screen=1:candidates=3:claims=truthful"),
     ("i_doubt_it", "pimc:4:screen=1:candidates=3:value=cards:depth=4:claims=truthful"),
-    ("i_doubt_it", "ismcts:12:rollout=heuristic:bias=1:depth=4:value=cards:claims=truthful")]
+    ("i_doubt_it", "ismcts:12:rollout=heuristic:bias=1:depth=4:value=cards:claims=truthful"),
+    ("ginny_o", "pimc:4:screen=2:candidates=4:value=score:depth=turn:moves=plans")]
 
 
 @pytest.mark.parametrize("game,spec", INFORMATION_CASES)
@@ -357,10 +358,10 @@ def test_truncated_rollout_never_steps_past_depth():
         steps = []
         world_step = world.step
         world.step = lambda action: steps.append(action) or world_step(action)
-        collected, cut_world = agent._rollout(world, int(legal[trial % len(legal)]))
+        collected, cut_world = agent._rollout(world, [int(legal[trial % len(legal)])])
         assert len(steps) == 1 + 5 and not world.done and cut_world is world
         assert collected == 0.0  # one deal: no reward before it ends
-    values = agent._values(env.game, [int(legal[0])], 3)
+    values = agent._values(env.game, [[int(legal[0])]], 3)
     assert values.shape == (3, 1) and np.all(np.abs(values) < 2)
 
 
@@ -447,3 +448,86 @@ def test_claim_truth_matches_the_engines_reveal():
     assert checked[True] > 10 and checked[False] > 10, checked
     result = measure(1, 4, 0)
     assert result["doubt_decisions"] > 0 and 0 <= result["sampled_worlds_claim_true"] <= 1
+
+
+def ginny_o_play_position(seed: int):
+    """A 2-player Ginny-O env (deal ``seed``) played by rule-based agents to the first play decision
+    of the seat to act at which its rule-based agent begins a play (nothing placed yet)."""
+    env = make_raw_env("ginny_o")
+    env.reset(seed=seed)
+    agents = [make_agent("heuristic", "ginny_o") for _ in range(2)]
+    for seat, agent in enumerate(agents):
+        agent.reset(seat, seed)
+    game = env.game
+    while not game.done:
+        seat = game.current_player
+        probe = make_agent("heuristic", "ginny_o")
+        probe.reset(seat, seed)
+        probe.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+        if probe.candidate_plans(2) and len(probe.candidate_plans(2)) == 2 and game.turns > 4:
+            return env
+        game.step(int(agents[seat].act(game.observation(seat), game.legal_mask().copy(), game.view(seat))))
+    return None
+
+
+def test_ginny_o_candidate_plans_are_whole_legal_plays_best_first():
+    """The rule-based Ginny-O agent's ``candidate_plans``: after it begins a play, its best plays as
+    action sequences, the one it began first (the rest of that one is its plan); each is legal step
+    by step in the real game and ends with the commit; after a single-action decision, None."""
+    env = ginny_o_play_position(11)
+    game = env.game
+    seat = game.current_player
+    agent = make_agent("heuristic", "ginny_o")
+    agent.reset(seat, 0)
+    first = agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+    plans = agent.candidate_plans(5)
+    assert 2 <= len(plans) <= 5 and plans[0][0] == first and plans[0][1:] == agent._plan
+    assert len({tuple(plan) for plan in plans}) == len(plans)
+    for plan in plans:
+        world = game.clone()
+        for action in plan:
+            assert world.legal_mask()[action] and world.current_player == seat
+            world.step(action)
+        assert plan[-1] == 2 and world.current_player != seat   # committed: the turn passed
+    world = game.clone()
+    for action in plans[0]:
+        world.step(action)
+    while world.current_player != seat:   # the opponent's turn
+        world.step(int(np.flatnonzero(world.legal_mask())[0]))
+    agent.act(world.observation(seat), world.legal_mask().copy(), world.view(seat))   # start of turn: draw
+    assert agent.candidate_plans(5) is None
+
+
+def test_ginny_o_position_value_and_pimc_plans_rollout_to_the_seats_next_turn():
+    """``value=score``: tanh of the seat's lead, its score with 2 points off for every rack tile and
+    10 back for every joker, over the other seat's; ``depth=turn`` rolls a whole play out until the
+    seat is to act again and adds that estimate; ``moves=plans`` compares whole plays and plays the
+    chosen one to its commit, then searches again."""
+    from rummy_env.agents.heuristic_ginny_o import SCORE_SCALE, position_value
+    from rummy_env.cards import JOKER
+    env = ginny_o_play_position(11)
+    game = env.game
+    seat = game.current_player
+    totals = [game.scores[s] - 2 * sum(game.racks[s]) + 10 * game.racks[s][JOKER] for s in range(2)]
+    assert position_value(game, seat) == pytest.approx(np.tanh((totals[seat] - totals[1 - seat]) / SCORE_SCALE))
+    assert position_value(game, seat) == pytest.approx(-position_value(game, 1 - seat))
+    agent = make_agent("pimc:2:screen=1:candidates=3:value=score:depth=turn:moves=plans", "ginny_o")
+    agent.reset(seat, 0)
+    agent.bind(env)
+    probe = make_agent("heuristic", "ginny_o")
+    probe.reset(seat, 0)
+    probe.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+    plan = probe.candidate_plans(1)[0]
+    world = game.determinize(seat, np.random.default_rng(0))
+    collected, cut_world = agent._rollout(world, plan)
+    assert cut_world is world and world.current_player == seat and world.phase in ("start", "play")
+    assert world.turns == game.turns + 2 and collected == 0.0
+    first = agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+    rest = list(agent.plan)
+    assert agent.last_iterations > 0 and rest[-1] == 2
+    game.step(first)
+    for action in rest:   # the chosen play, to its commit, without another search
+        assert agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat)) == action
+        assert agent.last_iterations == 0
+        game.step(action)
+    assert game.current_player != seat and agent.plan == []
