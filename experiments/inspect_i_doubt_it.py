@@ -6,7 +6,8 @@
 Seat 0 is ``--agent``, the other seats ``agents/heuristic_i_doubt_it.py``; game g is dealt with
 seed ``seed + g``. Prints, per seat, the totals of the public per-seat statistics the view keeps
 (``view["stats"]``: plays, cards played, doubts, passes, pickups, cards picked up, times caught
-lying) and how often the seat went out first (the win under the default ``reward_mode="winner"``).
+lying) and how often the seat went out first (the win under the default ``reward_mode="winner"``);
+``--out FILE`` also writes them as JSON with the commit and command line.
 """
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from collections import Counter
 
 from rummy_env.agents.registry import make_agent
 from rummy_env.registry import make_env
+
+from . import io
 
 
 def seat_totals(agent_spec: str, games: int, seed: int, num_players: int = 4) -> list[Counter]:
@@ -26,6 +29,8 @@ def seat_totals(agent_spec: str, games: int, seed: int, num_players: int = 4) ->
         env.reset(seed=seed + g)
         for s, agent in enumerate(agents):
             agent.reset(s, seed + g)
+            if hasattr(agent, "bind"):   # a search agent reads the engine itself
+                agent.bind(env.unwrapped)
         for name in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
@@ -46,6 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--agent", required=True, help="agent spec for seat 0, e.g. ppo:PATH")
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=100)
+    parser.add_argument("--out", help="also write the totals to this JSON file")
     args = parser.parse_args(argv)
     totals = seat_totals(args.agent, args.games, args.seed)
     keys = ["plays", "cards_played", "doubts", "passes", "pickups", "cards_picked_up", "caught_lying"]
@@ -54,6 +60,11 @@ def main(argv: list[str] | None = None) -> None:
     for s, t in enumerate(totals):
         label = "agent" if s == 0 else "heuristic"
         print(f"{s:<4} {label:<10} " + " ".join(f"{t[k]:>15}" for k in keys) + f"  {t['first_out'] / args.games:.3f}")
+    if args.out:
+        io.write_json(args.out, {"agent": args.agent, "games": args.games, "first_seed": args.seed,
+                                 "seats": [{"agent": "agent" if s == 0 else "heuristic", **{k: t[k] for k in keys},
+                                            "first_out_share": t["first_out"] / args.games}
+                                           for s, t in enumerate(totals)], **io.provenance()})
 
 
 if __name__ == "__main__":

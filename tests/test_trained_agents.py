@@ -138,6 +138,19 @@ def test_inspect_i_doubt_it_counts_every_game():
         assert t["plays"] > 0
 
 
+
+def test_inspect_i_doubt_it_binds_a_search_agent_and_writes_json(tmp_path):
+    """A search agent (which needs ``bind``) plays seat 0; ``--out`` writes the totals with provenance."""
+    import json
+    from rummy_env.experiments.inspect_i_doubt_it import main
+    out = tmp_path / "totals.json"
+    main(["--agent", "pimc:2:screen=1:candidates=2:value=cards:depth=2:claims=truthful", "--games", "2",
+          "--seed", "7", "--out", str(out)])
+    data = json.loads(out.read_text())
+    assert data["games"] == 2 and len(data["seats"]) == 4 and "git_commit" in data
+    assert sum(seat["first_out_share"] for seat in data["seats"]) == 1.0
+
+
 def test_tournament_plays_ppo_agents_on_one_torch_thread_and_restores_it():
     before = torch.get_num_threads()
     torch.set_num_threads(2)
