@@ -20,17 +20,19 @@ reaches the end scores the same return, so cut-off and whole rollouts are on one
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 import numpy as np
 
 from rummy_env.registry import game_key, make_raw_env
 
+from . import heuristic_ginny_o, heuristic_i_doubt_it
+
 NAMED = ("ppo", "cards", "score")
 """The named values; any other value is the path of a policy checkpoint whose value head to use."""
-ESTIMATES = {"cards": ("i_doubt_it", "winner", "hand sizes"), "score": ("ginny_o", "rank", "scores and racks")}
-"""The hand-written estimates: (game, the reward mode whose return they estimate, what from); each
-is ``position_value(game, seat)`` in that game's rule-based agent module."""
+ESTIMATES = {"cards": ("i_doubt_it", "winner", "hand sizes", heuristic_i_doubt_it.position_value),
+             "score": ("ginny_o", "rank", "scores and racks", heuristic_ginny_o.position_value)}
+"""The hand-written estimates: (game, the reward mode whose return they estimate, what from, the
+function ``position_value(game, seat)`` of that game's rule-based agent)."""
 
 
 class CutoffValue:
@@ -45,7 +47,7 @@ class CutoffValue:
         self.path = None
         self.net = None
         if value in ESTIMATES:
-            estimate_game, reward_mode, what = ESTIMATES[value]
+            estimate_game, reward_mode, what, _ = ESTIMATES[value]
             if game_key(game) != estimate_game:
                 raise ValueError(f"{owner} value={value} estimates {estimate_game}'s return from {what}, not {game}'s")
             return
@@ -74,8 +76,7 @@ class CutoffValue:
     def __call__(self, worlds: list, seat: int) -> np.ndarray:
         """The estimate of ``seat``'s return from here in each of the cut-off ``worlds``."""
         if self.net is None:
-            from .registry import heuristic_class
-            position_value = sys.modules[heuristic_class(self.game).__module__].position_value
+            position_value = ESTIMATES[self.value][3]
             return np.array([position_value(world, seat) for world in worlds])
         import torch
         observations = np.stack([world.observation(seat) for world in worlds])
