@@ -75,12 +75,13 @@ def value_calibration(game: str, games: int, first_seed: int, path: str | None =
     squared error of always predicting the mean)."""
     import torch
 
-    from rummy_env.agents.heuristic_i_doubt_it import position_value
+    from rummy_env.agents.cutoff_value import ESTIMATES
     from rummy_env.agents.ppo_agent import committed_checkpoint, load_ppo_agent
     path = committed_checkpoint(game) if path is None else path
-    if path == "cards" and game != "i_doubt_it":
-        raise ValueError(f"--value cards is I Doubt It's hand-size estimate, not one for {game}")
-    net = None if path == "cards" else load_ppo_agent(path, game, options=VALUE_UNITS[game]).net
+    if path in ESTIMATES and ESTIMATES[path][0] != game:
+        raise ValueError(f"--value {path} is {ESTIMATES[path][0]}'s estimate, not one for {game}")
+    position_value = ESTIMATES[path][3] if path in ESTIMATES else None
+    net = None if position_value else load_ppo_agent(path, game, options=VALUE_UNITS[game]).net
     env = make_raw_env(game, **VALUE_UNITS[game])
     estimates, outcomes = [], []
     for seed in range(first_seed, first_seed + games):
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=20, help="searched decisions per deal")
     parser.add_argument("--only", choices=sorted(SPECS), help="measure this game only")
     parser.add_argument("--value", help="with --only: the policy checkpoint whose value head to calibrate "
-                                        "(i_doubt_it: 'cards' for the hand-size estimate of pimc value=cards)")
+                                        "(or a hand-written estimate: 'cards' in i_doubt_it, 'score' in ginny_o)")
     parser.add_argument("--specs", help="with --only: comma-separated pimc specs to time instead of the defaults")
     parser.add_argument("--out", default="runs/long_games_cost.json")
     args = parser.parse_args(argv)

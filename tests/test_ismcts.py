@@ -427,6 +427,17 @@ def test_measure_long_games_one_game_with_another_value_head(tmp_path):
         measure_long_games.main(["--value", path])
 
 
+def test_measure_long_games_calibrates_a_hand_written_estimate():
+    """``--value score`` (Ginny-O) calibrates ``heuristic_ginny_o.position_value`` on seat 0's
+    decisions; another game's estimate is refused."""
+    from rummy_env.experiments.measure_long_games import value_calibration
+    record = value_calibration("ginny_o", 1, 500000, "score")
+    assert record["checkpoint"] == "score" and record["decisions"] > 10
+    assert -1 < record["mean_estimate"] < 1 and record["mean_return"] in (-1.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="--value cards is i_doubt_it's estimate, not one for ginny_o"):
+        value_calibration("ginny_o", 1, 500000, "cards")
+
+
 def test_claim_truth_matches_the_engines_reveal():
     """``measure_claim_truth.claim_is_true`` agrees with the engine's reveal (DI-20) at every doubt
     in rule-based games with a doubter forced, and the measurement covers its doubt decisions."""
