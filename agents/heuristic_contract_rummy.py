@@ -53,12 +53,21 @@ class ContractRummyHeuristic(Agent):
     name = "heuristic_contract_rummy"
 
     def __init__(self) -> None:
+        self._ranked: list[str] = []
+        """The legal draws or discards of the last such decision, the chosen one first (empty after
+        any other decision)."""
+        self._id_of: dict[str, int] = {}
         self.reset(0, None)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         texts = view["legal_actions"]
-        ids = np.flatnonzero(action_mask)
-        return int(ids[texts.index(self.choose(view))])
+        self._id_of = {t: int(a) for t, a in zip(texts, np.flatnonzero(action_mask))}
+        return self._id_of[self.choose(view)]
+
+    def candidate_plans(self, count: int) -> list[list[int]] | None:
+        """After a draw or a discard, the ``count`` best of them as one-action moves: the choice
+        first, then the other draws in legal order or the other discards by the discard score."""
+        return [[self._id_of[t]] for t in self._ranked[:count]] or None
 
     # -------------------------------------------------------------- helpers
     @staticmethod
@@ -96,22 +105,11 @@ class ContractRummyHeuristic(Agent):
         table = self._table(view)
         phase = view["phase"]
 
+        self._ranked = []
         if phase == "draw":
-            deep = sorted((int(t.split()[2]), t) for t in legal if t.startswith("take discard "))
-            pile = [_card(t) for t in view["discard"]]
-            if not down and deep:
-                return deep[0][1]
-            if down:
-                for k, t in deep:
-                    if all(self._fits_table(table, c) for c in pile[-k:]):
-                        return t
-                if "take discard" in legal and self._fits_table(table, pile[-1]):
-                    return "take discard"
-            elif "take discard" in legal:
-                top = pile[-1]
-                if top == JOKER or self._usefulness(top, hand, view) >= 1:
-                    return "take discard"
-            return "draw stock" if "draw stock" in legal else legal[0]
+            choice = self._draw(view, legal, down, hand, table)
+            self._ranked = [choice] + [t for t in legal if t != choice]
+            return choice
 
         melds = [t for t in legal if t.startswith("meld ")]
         if melds:
@@ -140,4 +138,23 @@ class ContractRummyHeuristic(Agent):
             c = _card(t.split()[1])
             fits = 1 if self._fits_table(table, c) else 0
             return (_pen(c) - 6 * self._usefulness(c, hand, view) + 12 * fits, t)
-        return max(non_joker, key=score)
+        self._ranked = sorted(non_joker, key=score, reverse=True)
+        return self._ranked[0]
+
+    def _draw(self, view: dict, legal: list[str], down: bool, hand: list[int], table: list) -> str:
+        """The chosen draw (module docstring, "Draw")."""
+        deep = sorted((int(t.split()[2]), t) for t in legal if t.startswith("take discard "))
+        pile = [_card(t) for t in view["discard"]]
+        if not down and deep:
+            return deep[0][1]
+        if down:
+            for k, t in deep:
+                if all(self._fits_table(table, c) for c in pile[-k:]):
+                    return t
+            if "take discard" in legal and self._fits_table(table, pile[-1]):
+                return "take discard"
+        elif "take discard" in legal:
+            top = pile[-1]
+            if top == JOKER or self._usefulness(top, hand, view) >= 1:
+                return "take discard"
+        return "draw stock" if "draw stock" in legal else legal[0]
