@@ -50,3 +50,30 @@ def test_heuristic_ignores_hidden_cards():
 
         play_match(seed, heuristic_seat, deals=(seed % 7 + 1, 7 - seed % 7), check=check)
     assert checked[0] > 100 and checked[1] > 0.8 * checked[0]
+
+
+def test_candidate_plans_rank_draws_and_discards_with_the_choice_first():
+    """``candidate_plans`` (for ``pimc moves=plans``): after a draw or a discard, one-action moves
+    of legal draws or discards, the chosen one first and no repeats; after any other decision
+    (meld, lay-off), None."""
+    env = contract_rummy_v0.raw_env(deals=(1, 2), max_turns_per_deal=60)
+    env.reset(seed=5)
+    game = env.game
+    agent = ContractRummyHeuristic()
+    agent.reset(0, 0)
+    seen = {"draw": 0, "discard": 0, "other": 0}
+    while not game.done and sum(seen.values()) < 400:
+        seat = game.current_player
+        view, mask = game.view(seat), game.legal_mask().copy()
+        action = agent.act(game.observation(seat), mask, view)
+        plans = agent.candidate_plans(3)
+        kind = view["phase"] if view["phase"] == "draw" else \
+            "discard" if view["legal_actions"][list(np.flatnonzero(mask)).index(action)].startswith("discard ") else "other"
+        seen[kind] += 1
+        if kind == "other":
+            assert plans is None
+        else:
+            assert plans[0] == [action] and all(len(p) == 1 and mask[p[0]] for p in plans)
+            assert len({p[0] for p in plans}) == len(plans) == min(3, len(agent._ranked))
+        game.step(action)
+    assert min(seen.values()) >= 20, seen
