@@ -15,12 +15,18 @@ At each of its decisions with more than one legal action:
 - **Value** of a rollout: the seat's win credit under the tournament's rule (1 for the highest
   return from the decision on, ties split) plus ``points`` times its return, so that among equally
   winning moves the one that scores more is preferred.
-- **Truncated rollouts** (``value=ppo``, ``value=PATH`` or ``value=cards``, for the long games,
-  where one whole rule-based rollout costs 0.2-1 s): a rollout stops after ``depth`` further steps
-  (or at the end of the episode), and its value is the seat's *episode return*, not win credit:
-  the rewards collected so far plus, at a cut-off, the estimate of :mod:`.cutoff_value` (a value
-  head on the seat's observation, or I Doubt It's hand-size estimate). In these games' reward modes
-  the return is, up to ties, 2 x win - 1, so it ranks moves as win credit does.
+- **Truncated rollouts** (``value=ppo``, ``value=PATH``, ``value=cards`` or ``value=score``, for
+  the long games, where one whole rule-based rollout costs 0.2-1 s): a rollout stops after
+  ``depth`` further steps, or with ``depth=turn`` when the seat is to act again (or at the end of
+  the episode), and its value is the seat's *episode return*, not win credit: the rewards
+  collected so far plus, at a cut-off, the estimate of :mod:`.cutoff_value` (a value head on the
+  seat's observation, I Doubt It's hand-size or Ginny-O's score estimate). In these games' reward
+  modes the return is, up to ties, 2 x win - 1, so it ranks moves as win credit does.
+- **Whole moves** (``moves=plans``): the candidates are the moves the default agent ranks
+  (``Agent.candidate_plans``: Ginny-O's best plays, placed tile by tile to the commit; Contract
+  Rummy's draws and discards), not random legal actions; each is played whole in the rollouts, and
+  the chosen one is played to its end before the next search. Decisions where the agent ranks none
+  are not searched.
 - **Belief** (``claims=truthful``, I Doubt It only): worlds are dealt with the belief that the
   player whose claim is pending told the truth when its re-dealt cards allow it
   (``IDoubtItGame.determinize(..., truthful_claim=True)``), instead of uniformly. Uniform worlds
@@ -42,7 +48,8 @@ from the seat's information alone (tests/test_ismcts.py re-deals the hidden card
 choice). Harnesses hand it the raw env with ``bind(env)`` after ``reset``, as for ISMCTS.
 
 This module's spec is
-``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo|cards|PATH[:depth=D]][:base=ppo][:claims=truthful]``.
+``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo|cards|score|PATH[:depth=D|turn]][:base=ppo]``
+``[:claims=truthful][:moves=plans]``.
 """
 from __future__ import annotations
 
@@ -93,8 +100,8 @@ class PIMCAgent(Agent):
             if depth != "turn":
                 check_int("pimc depth", depth, lo=1)
             if value == "rollout":
-                raise ValueError("pimc depth needs value=ppo, value=cards or value=PATH: a rollout cut off "
-                                 "before the end needs a value")
+                raise ValueError("pimc depth needs a value (value=ppo, cards, score or a checkpoint path): a "
+                                 "rollout cut off before the end needs one")
         from .registry import heuristic_class
         self.game = game
         self.rule_class = heuristic_class(game)
