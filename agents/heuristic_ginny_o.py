@@ -64,9 +64,10 @@ SCORE_SCALE = 30.0
 def position_value(game, seat: int) -> float:
     """An estimate of ``seat``'s return under ``reward_mode="rank"`` (+1 / -1 in two players, GO-38)
     from the scores and racks of ``game``: ``tanh(lead / SCORE_SCALE)``, where the lead is the
-    seat's total minus the best total of another seat; a total is the score with the racks valued
-    as the play values of :class:`GinnyOHeuristic` value them (2 points for every tile off the
-    rack, 8 for every joker kept). Used by ``pimc value=score`` at a rollout's cut-off."""
+    seat's total minus the best total of another seat; a total is the score, 2 points off for every
+    tile on the rack and 10 back for every joker on it: close to the play value of
+    :class:`GinnyOHeuristic`, which adds 2 for every tile placed and takes 8 off for a joker placed
+    (so a joker kept is worth 8 here, 6 there). Used by ``pimc value=score`` at a rollout's cut-off."""
     totals = [score - 2 * sum(rack) + 10 * rack[JOKER] for score, rack in zip(game.scores, game.racks)]
     lead = totals[seat] - max(total for s, total in enumerate(totals) if s != seat)
     return float(np.tanh(lead / SCORE_SCALE))

@@ -27,10 +27,10 @@ One search per decision, one tree over the acting seat's information sets:
   actions, the default) or ``heuristic`` (the game's rule-based agent in every seat, from its
   observation, mask and view: several times slower per step, but its games are shorter and
   better informed).
-- **Truncated rollouts** (``depth=D`` with ``value=ppo``, ``value=PATH`` or, I Doubt It only,
-  ``value=cards``; :mod:`.cutoff_value`): the rollout stops D steps after the iteration leaves the
-  tree (or at the end of the episode) and the value's estimate of the seat's return from there is
-  added to the rewards collected.
+- **Truncated rollouts** (``depth=D`` with a value of :mod:`.cutoff_value`: ``ppo``, a
+  checkpoint path, ``cards`` in I Doubt It, ``score`` in Ginny-O): the rollout stops D steps after
+  the iteration leaves the tree (or at the end of the episode) and the value's estimate of the
+  seat's return from there is added to the rewards collected.
 - **Belief** (``claims=truthful``, I Doubt It only): worlds are dealt believing that the player
   whose claim is pending told the truth when its re-dealt cards allow it
   (``IDoubtItGame.determinize(..., truthful_claim=True)``; agents/pimc.py says why).
