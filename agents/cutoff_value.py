@@ -14,8 +14,9 @@ plus an estimate of the rest where it stopped.
 
 A value head learned the return of the reward mode it was trained with (e.g. Contract Rummy's
 ``win_loss``), so :meth:`CutoffValue.check_env` refuses an env whose ``reward_mode`` or observation
-differs from the checkpoint's; ``cards`` and ``score`` estimate their game's default reward mode only. A rollout that
-reaches the end scores the same return, so cut-off and whole rollouts are on one scale.
+differs from the checkpoint's; ``cards`` and ``score`` estimate their game's default reward mode
+only. A rollout that reaches the end scores the same return, so cut-off and whole rollouts are on
+one scale.
 """
 from __future__ import annotations
 
