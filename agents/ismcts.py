@@ -34,6 +34,10 @@ One search per decision, one tree over the acting seat's information sets:
 - **Belief** (``claims=truthful``, I Doubt It only): worlds are dealt believing that the player
   whose claim is pending told the truth when its re-dealt cards allow it
   (``IDoubtItGame.determinize(..., truthful_claim=True)``; agents/pimc.py says why).
+- **Whole moves at the root** (``moves=plans``): the search chooses only among the ``candidates``
+  best moves the rule-based agent ranks in the real game (``Agent.candidate_plans``: Contract
+  Rummy's draws and discards, Ginny-O's plays); a multi-step move is played whole in every
+  iteration and, once chosen, to its end. Decisions where the agent ranks none play its move.
 - **Returns** are the seat's rewards from the decision to the end of the episode, in the game's own
   reward scale (the env's ``reward_mode``). For UCT they are normalized to [0, 1] by the lowest and
   highest return seen so far in this search (so one exploration constant ``c`` suits every game
@@ -62,6 +66,8 @@ from .cutoff_value import CutoffValue
 
 ROLLOUTS = ("random", "heuristic")
 CLAIMS = ("uniform", "truthful")
+MOVES = ("actions", "plans")
+DEFAULT_CANDIDATES = 3
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 0.7
 
@@ -86,7 +92,8 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, game: str, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
                  rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0,
-                 depth: int | None = None, value: str | None = None, claims: str = "uniform") -> None:
+                 depth: int | None = None, value: str | None = None, claims: str = "uniform",
+                 moves: str = "actions", candidates: int = DEFAULT_CANDIDATES) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ismcts needs a budget: iterations, seconds or both")
         if iterations is not None:
@@ -102,6 +109,8 @@ class ISMCTSAgent(Agent):
         if depth is not None:
             check_int("ismcts depth", depth, lo=1)
         check_choice("ismcts claims", claims, CLAIMS)
+        check_choice("ismcts moves", moves, MOVES)
+        check_int("ismcts candidates", candidates, lo=2)
         if claims == "truthful" and game_key(game) != "i_doubt_it":
             raise ValueError(f"ismcts claims=truthful is a belief about I Doubt It claims, not for {game}")
         self.game_name = game
@@ -113,6 +122,14 @@ class ISMCTSAgent(Agent):
         self.depth = depth
         self.cutoff_value = None if value is None else CutoffValue(game, value, "ismcts")
         self.deal_options = {"truthful_claim": True} if claims == "truthful" else {}
+        self.moves = moves
+        self.candidates = candidates
+        self.own_rule_agent: Agent | None = None
+        """With ``moves=plans``: the rule-based agent ranking this seat's moves in the real game."""
+        self.root_moves: dict[int, list[int]] | None = None
+        """With ``moves=plans``, during a search: each root move's first action and its actions."""
+        self.plan: list[int] = []
+        """The rest of the multi-step move chosen at an earlier decision."""
         self.env = None
         self.rule_agents: list[Agent] = []
         """The rule-based agent of every seat, for heuristic rollouts and the bias (built by ``bind``)."""
@@ -123,6 +140,7 @@ class ISMCTSAgent(Agent):
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
         self.env = None
+        self.plan = []
 
     def bind(self, env) -> None:
         """The raw env (``env.unwrapped``) whose game this agent plays; called after ``reset`` and
@@ -133,6 +151,10 @@ class ISMCTSAgent(Agent):
             self.cutoff_value.check_env(env)
         self.env = env
         self.rule_agents = []
+        if self.moves == "plans":
+            from .registry import heuristic_class
+            self.own_rule_agent = heuristic_class(self.game_name)()
+            self.own_rule_agent.reset(self.seat)
         if self.rollout == "heuristic" or self.bias > 0:
             from .registry import heuristic_class, rule_based_agents
             self.rule_agents = rule_based_agents(heuristic_class(self.game_name), len(env.possible_agents),
@@ -141,12 +163,21 @@ class ISMCTSAgent(Agent):
     # -- deciding ---------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         legal = np.flatnonzero(action_mask)
-        if len(legal) == 1:
-            self.last_iterations = 0
-            return int(legal[0])
+        self.last_iterations = 0
+        if self.plan:   # the rest of the multi-step move chosen earlier
+            action = self.plan.pop(0)
+            if action_mask[action]:
+                return action
+            self.plan = []
         if self.env is None:
             raise ValueError("ismcts searches the engine: call agent.bind(raw_env) after env.reset()")
         game = self.env.game
+        self.root_moves = None
+        if self.moves == "plans":
+            self.root_moves = self._ranked_moves(game, observation, action_mask)
+            legal = np.array(list(self.root_moves))
+        if len(legal) == 1:
+            return self._play_move(int(legal[0]))
         if game.current_player != self.seat:
             raise ValueError(f"ismcts plays seat {self.seat} but seat {game.current_player} is to act")
         root = Node()
@@ -162,7 +193,23 @@ class ISMCTSAgent(Agent):
                 break
         self.last_iterations = done
         visits = root.visits
-        return int(max(legal, key=lambda a: (visits.get(int(a), 0), root.total.get(int(a), 0.0))))
+        return self._play_move(int(max(legal, key=lambda a: (visits.get(int(a), 0), root.total.get(int(a), 0.0)))))
+
+    def _ranked_moves(self, game, observation: np.ndarray, action_mask: np.ndarray) -> dict[int, list[int]]:
+        """The rule-based agent's ``candidates`` best moves in the real game (its own move alone
+        when it ranks none), keyed by their first actions (the first move for each)."""
+        rule = int(self.own_rule_agent.act(observation, action_mask.copy(), game.view(self.seat)))
+        moves: dict[int, list[int]] = {}
+        for move in self.own_rule_agent.candidate_plans(self.candidates) or [[rule]]:
+            moves.setdefault(move[0], move)
+        self.own_rule_agent.forget_plan()   # this agent plays the rest of the chosen move itself
+        return moves
+
+    def _play_move(self, action: int) -> int:
+        """``action``, keeping the rest of its whole move (``moves=plans``) to play next."""
+        if self.root_moves is not None:
+            self.plan = self.root_moves[action][1:]
+        return action
 
     def _iterate(self, root: Node, world) -> None:
         """One iteration in ``world``: select and expand in the tree, roll out (to the end, or
@@ -183,9 +230,14 @@ class ISMCTSAgent(Agent):
                     node = parent.children.get(key)
                     if node is None:
                         node = parent.children[key] = Node()
-                action, in_tree = self._select(node, world)
+                action, in_tree = self._select(node, world, self.root_moves if node is root else None)
                 path.append((node, action))
                 rewards = world.step(action)
+                if node is root and self.root_moves is not None:   # the rest of the whole move
+                    for follow in self.root_moves[action][1:]:
+                        if rewards is not None:
+                            total += float(rewards[seat])
+                        rewards = world.step(follow)
             elif in_tree:
                 rewards = world.step(self._rollout_action(world))
             elif rollout_steps == 0:
@@ -202,12 +254,15 @@ class ISMCTSAgent(Agent):
             node.visits[action] = node.visits.get(action, 0) + 1
             node.total[action] = node.total.get(action, 0.0) + total
 
-    def _select(self, node: Node, world) -> tuple[int, bool]:
+    def _select(self, node: Node, world, only: dict | None = None) -> tuple[int, bool]:
         """(action, still in the tree) for the seat at ``node`` in ``world``: an untried legal action
         (leaving the tree), else UCT over the legal actions with availability counts and the bias;
-        counts availability for every legal action."""
+        counts availability for every legal action. ``only``: the root's moves (``moves=plans``),
+        the actions considered there."""
         available, visits, totals = node.available, node.visits, node.total
         legal = np.flatnonzero(world.legal_mask()).tolist()
+        if only is not None:
+            legal = [a for a in legal if a in only]
         guide = self._rule_action(world) if self.bias > 0 else -1
         untried = []
         for a in legal:
@@ -269,11 +324,13 @@ def parse_ismcts_spec(spec: str) -> dict:
             kwargs["exploration"] = _spec_number(spec, value, float)
         elif key in ("bias", "depth"):
             kwargs[key] = _spec_number(spec, value, float if key == "bias" else int)
-        elif key in ("value", "claims"):
+        elif key in ("value", "claims", "moves"):
             kwargs[key] = value
+        elif key == "candidates":
+            kwargs[key] = _spec_number(spec, value, int)
         else:
             raise ValueError(f"agent spec {spec!r}: unknown key {key!r} "
-                             "(keys: seconds, rollout, c, bias, depth, value, claims)")
+                             "(keys: seconds, rollout, c, bias, depth, value, claims, moves, candidates)")
     return kwargs
 
 
