@@ -105,7 +105,8 @@ INFORMATION_CASES = [(game, "ismcts:12") for game in GAMES] + [
     ("i_doubt_it", "pimc:4:screen=1:candidates=3:claims=truthful"),
     ("i_doubt_it", "pimc:4:screen=1:candidates=3:value=cards:depth=4:claims=truthful"),
     ("i_doubt_it", "ismcts:12:rollout=heuristic:bias=1:depth=4:value=cards:claims=truthful"),
-    ("ginny_o", "pimc:4:screen=2:candidates=4:value=score:depth=turn:moves=plans")]
+    ("ginny_o", "pimc:4:screen=2:candidates=4:value=score:depth=turn:moves=plans"),
+    ("contract_rummy", "ismcts:6:rollout=heuristic:bias=1:moves=plans")]
 
 
 @pytest.mark.parametrize("game,spec", INFORMATION_CASES)
@@ -189,6 +190,11 @@ def test_specs():
             check_agent_spec(bad, "rummy")
     assert parse_ismcts_spec("ismcts:40:depth=4:value=cards:claims=truthful") == {
         "iterations": 40, "depth": 4, "value": "cards", "claims": "truthful"}
+    assert parse_ismcts_spec("ismcts:10:moves=plans:candidates=4") == {"iterations": 10, "moves": "plans",
+                                                                        "candidates": 4}
+    for bad, words in [("ismcts:moves=all", "moves must be one of"), ("ismcts:candidates=1", "candidates must be")]:
+        with pytest.raises(ValueError, match=words):
+            check_agent_spec(bad, "contract_rummy")
     agent = make_agent("ismcts:40:depth=4:value=cards:claims=truthful", "i_doubt_it")
     assert (agent.depth, agent.cutoff_value.value, agent.deal_options) == (4, "cards", {"truthful_claim": True})
 
@@ -539,6 +545,32 @@ def test_ginny_o_position_value_and_pimc_plans_rollout_to_the_seats_next_turn():
     assert agent.last_iterations > 0 and rest[-1] == 2
     game.step(first)
     for action in rest:   # the chosen play, to its commit, without another search
+        assert agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat)) == action
+        assert agent.last_iterations == 0
+        game.step(action)
+    assert game.current_player != seat and agent.plan == []
+
+
+def test_ismcts_plans_searches_the_rule_based_plays_and_plays_the_chosen_one_whole():
+    """``ismcts moves=plans`` in Ginny-O: the root considers only the first tiles of the rule-based
+    agent's ranked plays, every iteration plays the chosen play whole, and the chosen play is then
+    placed to its commit without another search."""
+    env = ginny_o_play_position(11)
+    game = env.game
+    seat = game.current_player
+    probe = make_agent("heuristic", "ginny_o")
+    probe.reset(seat, 0)
+    probe.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+    plays = probe.candidate_plans(3)
+    agent = make_agent("ismcts:8:rollout=heuristic:depth=6:value=score:moves=plans:candidates=3", "ginny_o")
+    agent.reset(seat, 0)
+    agent.bind(env)
+    first = agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+    assert agent.last_iterations == 8 and [first] + agent.plan in plays
+    assert set(agent.root_moves) == {play[0] for play in plays}
+    rest = list(agent.plan)
+    game.step(first)
+    for action in rest:
         assert agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat)) == action
         assert agent.last_iterations == 0
         game.step(action)
