@@ -57,6 +57,11 @@ def _partners(cnt: list[int], t: int) -> int:
     return n
 
 
+def _play_actions(valued_play: tuple) -> list[int]:
+    """The action ids of a play from :meth:`GinnyOHeuristic._valued_plays`: placements, then commit."""
+    return [-negated for negated in valued_play[1]] + [2]
+
+
 SCORE_SCALE = 30.0
 """Points of lead that make ``position_value`` tanh(1) = 0.76."""
 
@@ -85,7 +90,7 @@ class GinnyOHeuristic(Agent):
         super().reset(seat, seed)
         self._plan: list[int] = []
         self._plays: list[tuple] = []
-        """Every legal play of the last decision that began one: (value, tie-break, action ids)."""
+        """Every legal play of the last decision that began one: (value, negated placement ids)."""
         self._search: PlaySearch | None = None
 
     def forget_plan(self) -> None:
@@ -111,8 +116,8 @@ class GinnyOHeuristic(Agent):
         return g
 
     def _valued_plays(self, view: dict, cnt: list[int]) -> list[tuple]:
-        """Every legal play of the rack as (value, tie-break, action ids: placements, then commit);
-        the largest tuple is the best play (module docstring; ties to the smaller action ids)."""
+        """Every legal play of the rack as (value, its placement ids negated); the largest tuple is
+        the best play (module docstring; ties to the smaller action ids)."""
         g = self._scratch(view)
         rack_total = sum(cnt)
         keyed = []
@@ -122,13 +127,12 @@ class GinnyOHeuristic(Agent):
             value += 2 * len(play) - 8 * jokers
             if view["stock_size"] == 0 and len(play) == rack_total:
                 value += 1000
-            ids = [PLACE0 + NSQ * p + q for q, p in play]
-            keyed.append((value, [-i for i in ids], ids + [2]))
+            keyed.append((value, [-(PLACE0 + NSQ * p + q) for q, p in play]))
         return keyed
 
     def candidate_plans(self, count: int) -> list[list[int]] | None:
         """The ``count`` best plays when the last decision began one (the first is the one begun)."""
-        return [list(ids) for _, _, ids in heapq.nlargest(count, self._plays)] or None
+        return [_play_actions(key) for key in heapq.nlargest(count, self._plays)] or None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         legal = np.flatnonzero(action_mask)
@@ -157,7 +161,7 @@ class GinnyOHeuristic(Agent):
         if not view["placed"]:
             self._plays = self._valued_plays(view, cnt)
             if self._plays:
-                best = max(self._plays)[2]
+                best = _play_actions(max(self._plays))
                 self._plan = best[1:]
                 return best[0]
             if action_mask[1]:
