@@ -38,8 +38,14 @@ One search per decision, one tree over the acting seat's information sets:
   best moves the rule-based agent ranks in the real game (``Agent.candidate_plans``: Contract
   Rummy's draws and discards, Ginny-O's plays); a multi-step move is played whole in every
   iteration and, once chosen, to its end. Decisions where the agent ranks none play its move.
+- **Root-only tree** (``tree=D``): an iteration keeps at most D of the seat's own decisions in the
+  tree; later ones are the rollout policy's. ``tree=1`` is flat UCB over the root's actions, so the
+  seat's later moves in the search are the rule-based agent's (with heuristic rollouts), not the
+  half-explored statistics of deeper nodes.
 - **Returns** are the seat's rewards from the decision to the end of the episode, in the game's own
-  reward scale (the env's ``reward_mode``). For UCT they are normalized to [0, 1] by the lowest and
+  reward scale (the env's ``reward_mode``), or with ``credit=win`` its win credit as tournaments
+  count it (1 for the sole highest return from the decision on, split on ties, else 0; whole
+  rollouts only): Tongits' chips reward big wins, while a tournament counts only who won. For UCT they are normalized to [0, 1] by the lowest and
   highest return seen so far in this search (so one exploration constant ``c`` suits every game
   and reward mode, whatever its range).
 - **Budget**: ``iterations`` per decision and/or ``seconds`` per decision (the search stops at the
@@ -67,6 +73,7 @@ from .cutoff_value import CutoffValue
 ROLLOUTS = ("random", "heuristic")
 CLAIMS = ("uniform", "truthful")
 MOVES = ("actions", "plans")
+CREDITS = ("return", "win")
 DEFAULT_CANDIDATES = 3
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 0.7
@@ -93,7 +100,8 @@ class ISMCTSAgent(Agent):
     def __init__(self, game: str, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
                  rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0,
                  depth: int | None = None, value: str | None = None, claims: str = "uniform",
-                 moves: str = "actions", candidates: int = DEFAULT_CANDIDATES) -> None:
+                 moves: str = "actions", candidates: int = DEFAULT_CANDIDATES, credit: str = "return",
+                 tree: int | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ismcts needs a budget: iterations, seconds or both")
         if iterations is not None:
@@ -111,6 +119,11 @@ class ISMCTSAgent(Agent):
         check_choice("ismcts claims", claims, CLAIMS)
         check_choice("ismcts moves", moves, MOVES)
         check_int("ismcts candidates", candidates, lo=2)
+        check_choice("ismcts credit", credit, CREDITS)
+        if credit == "win" and depth is not None:
+            raise ValueError("ismcts credit=win needs whole rollouts: a value's estimate at a cut-off is no win credit")
+        if tree is not None:
+            check_int("ismcts tree", tree, lo=1)
         if claims == "truthful" and game_key(game) != "i_doubt_it":
             raise ValueError(f"ismcts claims=truthful is a belief about I Doubt It claims, not for {game}")
         self.game_name = game
@@ -124,6 +137,10 @@ class ISMCTSAgent(Agent):
         self.deal_options = {"truthful_claim": True} if claims == "truthful" else {}
         self.moves = moves
         self.candidates = candidates
+        self.credit = credit
+        self.tree_depth = tree
+        """The most of the seat's own decisions an iteration keeps in the tree (None: no limit)."""
+        self.num_seats = 0
         self.own_rule_agent: Agent | None = None
         """With ``moves=plans``: the rule-based agent ranking this seat's moves in the real game."""
         self.root_moves: dict[int, list[int]] | None = None
@@ -150,6 +167,7 @@ class ISMCTSAgent(Agent):
         if self.cutoff_value is not None:
             self.cutoff_value.check_env(env)
         self.env = env
+        self.num_seats = len(env.possible_agents)
         self.rule_agents = []
         if self.moves == "plans":
             from .registry import heuristic_class
@@ -217,7 +235,7 @@ class ISMCTSAgent(Agent):
         seat = self.seat
         node = root
         path: list[tuple[Node, int]] = []
-        total = 0.0
+        returns = np.zeros(self.num_seats)
         in_tree = True
         rollout_steps = -1 if self.depth is None else self.depth
         for agent in self.rule_agents:   # plans made in another world do not hold in this one
@@ -225,6 +243,9 @@ class ISMCTSAgent(Agent):
         while not world.done:
             if in_tree and world.current_player == seat:
                 if path:
+                    if len(path) == self.tree_depth:
+                        in_tree = False
+                        continue
                     parent, last = path[-1]
                     key = (last, world.observation(seat).tobytes())
                     node = parent.children.get(key)
@@ -236,18 +257,22 @@ class ISMCTSAgent(Agent):
                 if node is root and self.root_moves is not None:   # the rest of the whole move
                     for follow in self.root_moves[action][1:]:
                         if rewards is not None:
-                            total += float(rewards[seat])
+                            returns += rewards
                         rewards = world.step(follow)
             elif in_tree:
                 rewards = world.step(self._rollout_action(world))
             elif rollout_steps == 0:
-                total += float(self.cutoff_value([world], seat)[0])
+                returns[seat] += float(self.cutoff_value([world], seat)[0])
                 break
             else:
                 rollout_steps -= 1
                 rewards = world.step(self._rollout_action(world))
             if rewards is not None:
-                total += float(rewards[seat])
+                returns += rewards
+        total = float(returns[seat])
+        if self.credit == "win":
+            best = returns.max()
+            total = 1.0 / np.count_nonzero(returns == best) if total == best else 0.0
         self._low = min(self._low, total)
         self._high = max(self._high, total)
         for node, action in path:
@@ -305,7 +330,9 @@ def parse_ismcts_spec(spec: str) -> dict:
     iterations per decision, keys ``seconds`` (a time budget per decision; without ``N`` it replaces
     the iteration budget), ``rollout`` (``random`` or ``heuristic``), ``c`` (the exploration
     constant), ``bias`` (the rule-based agent's progressive bias), ``depth`` and ``value`` (truncated
-    rollouts) and ``claims`` (I Doubt It's belief). ``ValueError`` names anything malformed; the agent
+    rollouts), ``claims`` (I Doubt It's belief), ``moves`` and ``candidates`` (the rule-based agent's
+    whole moves at the root), ``credit`` (``return`` or ``win``) and ``tree`` (the tree's depth in
+    the seat's decisions). ``ValueError`` names anything malformed; the agent
     checks the values' ranges."""
     parts = spec.split(":")
     if parts[0] != "ismcts":
@@ -324,13 +351,13 @@ def parse_ismcts_spec(spec: str) -> dict:
             kwargs["exploration"] = _spec_number(spec, value, float)
         elif key in ("bias", "depth"):
             kwargs[key] = _spec_number(spec, value, float if key == "bias" else int)
-        elif key in ("value", "claims", "moves"):
+        elif key in ("value", "claims", "moves", "credit"):
             kwargs[key] = value
-        elif key == "candidates":
+        elif key in ("candidates", "tree"):
             kwargs[key] = _spec_number(spec, value, int)
         else:
             raise ValueError(f"agent spec {spec!r}: unknown key {key!r} "
-                             "(keys: seconds, rollout, c, bias, depth, value, claims, moves, candidates)")
+                             "(keys: seconds, rollout, c, bias, depth, value, claims, moves, candidates, credit, tree)")
     return kwargs
 
 

@@ -575,3 +575,46 @@ def test_ismcts_plans_searches_the_rule_based_plays_and_plays_the_chosen_one_who
         assert agent.last_iterations == 0
         game.step(action)
     assert game.current_player != seat and agent.plan == []
+
+
+def add_rewards_to(world, returns: np.ndarray) -> None:
+    """Make ``world.step`` add every reward vector it returns to ``returns``."""
+    step = world.step
+
+    def recorded_step(action):
+        rewards = step(action)
+        if rewards is not None:
+            returns[:] += rewards
+        return rewards
+    world.step = recorded_step
+
+
+def test_win_credit_and_a_root_only_tree():
+    """credit=win backs up the seat's win credit (1 for the sole highest return from the decision
+    on, split on ties, else 0) instead of its return; tree=1 keeps the tree at the root: the seat's
+    later decisions are the rollout policy's, and no child node is ever made."""
+    env = position("tongits", 5, 3)
+    seat = env.game.current_player
+    agent = make_agent("ismcts:60:rollout=heuristic:credit=win:tree=1", "tongits")
+    agent.reset(seat, 0)
+    agent.bind(env)
+    root = Node()
+    agent._low, agent._high = np.inf, -np.inf
+    credits = set()
+    for i in range(60):
+        world = env.game.determinize(seat, np.random.default_rng(i))
+        returns = np.zeros(3)
+        add_rewards_to(world, returns)
+        before = sum(root.total.values())
+        agent._iterate(root, world)
+        credit = sum(root.total.values()) - before
+        best = returns.max()
+        assert credit == pytest.approx(1 / np.count_nonzero(returns == best) if returns[seat] == best else 0.0)
+        credits.add(round(credit, 6))
+    assert not root.children and sum(root.visits.values()) == 60
+    assert 0.0 in credits and 1.0 in credits   # the positions covered both lost and won
+    with pytest.raises(ValueError, match="credit=win needs whole rollouts"):
+        make_agent("ismcts:5:depth=2:value=cards:credit=win", "i_doubt_it")
+    for bad, words in [("ismcts:credit=points", "credit must be one of"), ("ismcts:tree=0", "tree must be")]:
+        with pytest.raises(ValueError, match=words):
+            check_agent_spec(bad, "tongits")
