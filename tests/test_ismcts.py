@@ -618,3 +618,14 @@ def test_win_credit_and_a_root_only_tree():
     for bad, words in [("ismcts:credit=points", "credit must be one of"), ("ismcts:tree=0", "tree must be")]:
         with pytest.raises(ValueError, match=words):
             check_agent_spec(bad, "tongits")
+
+
+def test_decision_gain_counts_departures_and_scores_them_in_the_real_game():
+    """experiments/decision_gain: the rule-based agent itself never departs from its move (no gain
+    either way); random play departs, and each true gain is a difference of two win credits."""
+    from rummy_env.experiments.decision_gain import measure
+    heuristic, random = measure("tongits", {"hands_per_match": 1}, ["heuristic", "random"], positions=12, seed=3,
+                                worlds=4, sample=0.5)
+    assert heuristic["positions"] == random["positions"] == 12
+    assert heuristic["deviations"] == 0 and heuristic["model_gain"] == heuristic["true_gain"] == 0.0
+    assert random["deviations"] > 0 and -1.0 <= random["true_gain"] <= 1.0 and -1.0 <= random["model_gain"] <= 1.0
