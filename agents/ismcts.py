@@ -38,16 +38,16 @@ One search per decision, one tree over the acting seat's information sets:
   best moves the rule-based agent ranks in the real game (``Agent.candidate_plans``: Contract
   Rummy's draws and discards, Ginny-O's plays); a multi-step move is played whole in every
   iteration and, once chosen, to its end. Decisions where the agent ranks none play its move.
-- **Root-only tree** (``tree=D``): an iteration keeps at most D of the seat's own decisions in the
+- **Tree depth** (``tree=D``): an iteration keeps at most D of the seat's own decisions in the
   tree; later ones are the rollout policy's. ``tree=1`` is flat UCB over the root's actions, so the
   seat's later moves in the search are the rule-based agent's (with heuristic rollouts), not the
   half-explored statistics of deeper nodes.
 - **Returns** are the seat's rewards from the decision to the end of the episode, in the game's own
   reward scale (the env's ``reward_mode``), or with ``credit=win`` its win credit as tournaments
   count it (1 for the sole highest return from the decision on, split on ties, else 0; whole
-  rollouts only): Tongits' chips reward big wins, while a tournament counts only who won. For UCT they are normalized to [0, 1] by the lowest and
-  highest return seen so far in this search (so one exploration constant ``c`` suits every game
-  and reward mode, whatever its range).
+  rollouts only): Tongits' chips reward big wins, while a tournament counts only who won. For UCT
+  they are normalized to [0, 1] by the lowest and highest return seen so far in this search (so
+  one exploration constant ``c`` suits every game and reward mode, whatever its range).
 - **Budget**: ``iterations`` per decision and/or ``seconds`` per decision (the search stops at the
   first one reached; at least one iteration). The move played is the most visited root action.
   A decision with one legal action is played without search.
