@@ -1,5 +1,16 @@
 """The agent interface (defined in :mod:`rummy_env.agent`, which the Gymnasium wrapper uses too,
-so that ``rummy_env`` never imports ``agents``)."""
+so that ``rummy_env`` never imports ``agents``), and the win rule that tournaments, training and
+the search agents share."""
 from rummy_env.agent import Agent, RandomAgent
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = ["Agent", "RandomAgent", "win_credit"]
+
+
+def win_credit(returns: list[float]) -> list[float]:
+    """Win credit of each seat: 1 for the sole highest return, 1/m each for an m-way tie (the win
+    share of tournaments, of training episodes and of the training evaluation, and the value the
+    search agents back up with win credit)."""
+    best = max(returns)
+    winners = [r == best for r in returns]
+    share = 1.0 / sum(winners)
+    return [share if w else 0.0 for w in winners]

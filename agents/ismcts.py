@@ -67,7 +67,7 @@ import numpy as np
 from rummy_env.registry import game_key
 from rummy_env.validate import check_choice, check_int, check_number
 
-from .base import Agent
+from .base import Agent, win_credit
 from .cutoff_value import CutoffValue
 
 ROLLOUTS = ("random", "heuristic")
@@ -269,10 +269,7 @@ class ISMCTSAgent(Agent):
                 rewards = world.step(self._rollout_action(world))
             if rewards is not None:
                 returns += rewards
-        total = float(returns[seat])
-        if self.credit == "win":
-            best = returns.max()
-            total = 1.0 / np.count_nonzero(returns == best) if total == best else 0.0
+        total = win_credit(returns.tolist())[seat] if self.credit == "win" else float(returns[seat])
         self._low = min(self._low, total)
         self._high = max(self._high, total)
         for node, action in path:

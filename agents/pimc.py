@@ -60,7 +60,7 @@ import numpy as np
 from rummy_env.registry import game_key
 from rummy_env.validate import check_choice, check_int, check_number
 
-from .base import Agent
+from .base import Agent, win_credit
 from .cutoff_value import CutoffValue
 
 DEFAULT_WORLDS = 16
@@ -260,9 +260,7 @@ class PIMCAgent(Agent):
             rewards = world.step(int(self.rule_agents[s].act(world.observation(s), mask.copy(), world.view(s))))
         if self.value != "rollout":
             return float(returns[self.seat]), None
-        best = returns.max()
-        win = 1.0 / np.count_nonzero(returns == best) if returns[self.seat] == best else 0.0
-        return win + self.points * float(returns[self.seat]), None
+        return win_credit(returns.tolist())[self.seat] + self.points * float(returns[self.seat]), None
 
 
 def parse_pimc_spec(spec: str) -> dict:

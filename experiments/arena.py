@@ -4,7 +4,7 @@ and an opponent kind drawn per episode holds the others (:class:`Arena`).
 Between two learner turns the opponents play (:meth:`Arena.advance`), so each game is a
 single-agent environment for the learner, as a gym environment is for CleanRL's PPO
 (:mod:`rummy_env.experiments.train_ppo`). Finished episodes are logged with the learner's return,
-win share (:func:`rummy_env.experiments.tournament.win_credit`) and length.
+win share (:func:`rummy_env.agents.base.win_credit`) and length.
 
 The opponents of a run (:func:`opponent_mix`, :func:`eval_opponents`) and its greedy evaluation
 (:func:`play_greedy`) are here too.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from rummy_env.agents.registry import make_agent
-from rummy_env.experiments.tournament import win_credit
+from rummy_env.agents.base import win_credit
 from rummy_env.vector import VectorGames
 
 

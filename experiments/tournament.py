@@ -40,6 +40,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from rummy_env.agents.base import win_credit
 from rummy_env.agents.registry import agent_labels, check_agent_spec, make_agent
 from rummy_env.registry import game_key, make_raw_env
 
@@ -236,15 +237,6 @@ def _chunks(tasks: list, per_chunk: int) -> list[list]:
 
 
 # -- statistics -----------------------------------------------------------------------------------
-def win_credit(returns: list[float]) -> list[float]:
-    """Win credit of each seat: 1 for the sole highest return, 1/m each for an m-way tie (the win
-    share of tournaments, of training episodes and of the training evaluation)."""
-    best = max(returns)
-    winners = [r == best for r in returns]
-    share = 1.0 / sum(winners)
-    return [share if w else 0.0 for w in winners]
-
-
 def bootstrap_ratio_ci(numer: np.ndarray, denom: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES,
                        seed: int = 0, level: float = 0.95) -> tuple[float, float]:
     """Percentile bootstrap CI of ``sum(numer) / sum(denom)`` resampling clusters (deal seeds).

@@ -21,7 +21,7 @@ import numpy as np
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments import io
 from rummy_env.experiments.options import parse_env_options
-from rummy_env.experiments.tournament import win_credit
+from rummy_env.agents.base import win_credit
 from rummy_env.gym_wrapper import SingleAgentEnv
 
 

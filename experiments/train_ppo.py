@@ -19,7 +19,7 @@
   oldest replaced; it starts with the initial policy).
 * **Evaluation**: before the first update and every ``--eval-every`` updates the greedy policy plays
   ``--eval-episodes`` games against each ``--eval-opponents``, its seat rotating. Win share:
-  :func:`rummy_env.experiments.tournament.win_credit` (1 for a sole best return, 1/k for a k-way tie).
+  :func:`rummy_env.agents.base.win_credit` (1 for a sole best return, 1/k for a k-way tie).
 * **Output** in ``--run-dir``: ``train.csv`` (a row per update), ``eval.csv``, ``learning_curve.png``,
   ``checkpoint.pt`` (everything needed to resume: model, optimizer, games in flight with their
   generators, opponents, pool, RNG states, counters, log rows) and ``policy.pt`` (the network, for
