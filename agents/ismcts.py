@@ -51,6 +51,12 @@ One search per decision, one tree over the acting seat's information sets:
 - **Budget**: ``iterations`` per decision and/or ``seconds`` per decision (the search stops at the
   first one reached; at least one iteration). The move played is the most visited root action.
   A decision with one legal action is played without search.
+- **Gate** (``gate=z``): the move played is the rule-based agent's (in the real game, from the
+  seat's information) unless the most visited root action's mean return beats the rule-based
+  move's by more than ``z`` standard errors (Welch's difference of the two means over their own
+  iterations). A search's departures are bets on its uniform worlds, which ignore what the
+  opponents' play reveals; the gate keeps only those the search is sure of
+  (``experiments/decision_gain.py`` measures what they are worth in the real deal).
 
 The agent needs the engine: harnesses call :meth:`ISMCTSAgent.bind` with the raw env after
 ``reset`` (``rummy_env.experiments.tournament.play_game`` and ``rummy_env.experiments.play`` do), and ``act`` then
@@ -82,11 +88,13 @@ DEFAULT_EXPLORATION = 0.7
 class Node:
     """One of the searching seat's information sets: per-action statistics and children."""
 
-    __slots__ = ("visits", "total", "available", "children")
+    __slots__ = ("visits", "total", "squares", "available", "children")
 
     def __init__(self) -> None:
         self.visits: dict[int, int] = {}
         self.total: dict[int, float] = {}
+        self.squares: dict[int, float] = {}
+        """Per action: the sum of squared returns (for the gate's standard errors)."""
         self.available: dict[int, int] = {}
         self.children: dict[tuple[int, bytes], Node] = {}
 
@@ -101,7 +109,7 @@ class ISMCTSAgent(Agent):
                  rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0,
                  depth: int | None = None, value: str | None = None, claims: str = "uniform",
                  moves: str = "actions", candidates: int = DEFAULT_CANDIDATES, credit: str = "return",
-                 tree: int | None = None) -> None:
+                 tree: int | None = None, gate: float | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("ismcts needs a budget: iterations, seconds or both")
         if iterations is not None:
@@ -124,6 +132,8 @@ class ISMCTSAgent(Agent):
             raise ValueError("ismcts credit=win needs whole rollouts: a value's estimate at a cut-off is no win credit")
         if tree is not None:
             check_int("ismcts tree", tree, lo=1)
+        if gate is not None:
+            check_number("ismcts gate", gate)
         if claims == "truthful" and game_key(game) != "i_doubt_it":
             raise ValueError(f"ismcts claims=truthful is a belief about I Doubt It claims, not for {game}")
         self.game_name = game
@@ -140,6 +150,10 @@ class ISMCTSAgent(Agent):
         self.credit = credit
         self.tree_depth = tree
         """The most of the seat's own decisions an iteration keeps in the tree (None: no limit)."""
+        self.gate = gate
+        """Standard errors a departure from the rule-based move needs (None: no gate)."""
+        self.last_departed = False
+        """Whether the latest search played another move than the rule-based agent's (with a gate)."""
         self.num_seats = 0
         self.own_rule_agent: Agent | None = None
         """With ``moves=plans``: the rule-based agent ranking this seat's moves in the real game."""
@@ -173,7 +187,7 @@ class ISMCTSAgent(Agent):
             from .registry import heuristic_class
             self.own_rule_agent = heuristic_class(self.game_name)()
             self.own_rule_agent.reset(self.seat)
-        if self.rollout == "heuristic" or self.bias > 0:
+        if self.rollout == "heuristic" or self.bias > 0 or self.gate is not None:
             from .registry import heuristic_class, rule_based_agents
             self.rule_agents = rule_based_agents(heuristic_class(self.game_name), len(env.possible_agents),
                                                  self.rng)
@@ -211,7 +225,32 @@ class ISMCTSAgent(Agent):
                 break
         self.last_iterations = done
         visits = root.visits
-        return self._play_move(int(max(legal, key=lambda a: (visits.get(int(a), 0), root.total.get(int(a), 0.0)))))
+        best = int(max(legal, key=lambda a: (visits.get(int(a), 0), root.total.get(int(a), 0.0))))
+        if self.gate is not None:
+            best = self._gated(root, best, game, observation, action_mask)
+        return self._play_move(best)
+
+    def _gated(self, root: Node, best: int, game, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """``best`` if its mean return beats the rule-based move's by more than ``gate`` standard
+        errors, else the rule-based move (module docstring, Gate)."""
+        if self.root_moves is not None:
+            rule = next(iter(self.root_moves))   # the rule-based agent's own move comes first
+        else:
+            rule_agent = self.rule_agents[self.seat]
+            rule_agent.forget_plan()
+            rule = int(rule_agent.act(observation, action_mask.copy(), game.view(self.seat)))
+        self.last_departed = False
+        if best == rule or root.visits.get(rule, 0) < 2 or root.visits.get(best, 0) < 2:
+            return rule
+        means, variances = [], []
+        for action in (best, rule):
+            n = root.visits[action]
+            mean = root.total[action] / n
+            means.append(mean)
+            variances.append(max(root.squares[action] / n - mean * mean, 0.0) * n / (n - 1) / n)
+        gain = means[0] - means[1]
+        self.last_departed = gain > 0 and gain > self.gate * math.sqrt(variances[0] + variances[1])
+        return best if self.last_departed else rule
 
     def _ranked_moves(self, game, observation: np.ndarray, action_mask: np.ndarray) -> dict[int, list[int]]:
         """The rule-based agent's ``candidates`` best moves in the real game (its own move alone
@@ -275,6 +314,7 @@ class ISMCTSAgent(Agent):
         for node, action in path:
             node.visits[action] = node.visits.get(action, 0) + 1
             node.total[action] = node.total.get(action, 0.0) + total
+            node.squares[action] = node.squares.get(action, 0.0) + total * total
 
     def _select(self, node: Node, world, only: dict | None = None) -> tuple[int, bool]:
         """(action, still in the tree) for the seat at ``node`` in ``world``: an untried legal action
@@ -329,7 +369,8 @@ def parse_ismcts_spec(spec: str) -> dict:
     constant), ``bias`` (the rule-based agent's progressive bias), ``depth`` and ``value`` (truncated
     rollouts), ``claims`` (I Doubt It's belief), ``moves`` and ``candidates`` (the rule-based agent's
     whole moves at the root), ``credit`` (``return`` or ``win``) and ``tree`` (the tree's depth in
-    the seat's decisions). ``ValueError`` names anything malformed; the agent
+    the seat's decisions) and ``gate`` (standard errors a departure from the rule-based move
+    needs). ``ValueError`` names anything malformed; the agent
     checks the values' ranges."""
     parts = spec.split(":")
     if parts[0] != "ismcts":
@@ -346,15 +387,15 @@ def parse_ismcts_spec(spec: str) -> dict:
             kwargs["rollout"] = value
         elif key == "c":
             kwargs["exploration"] = _spec_number(spec, value, float)
-        elif key in ("bias", "depth"):
-            kwargs[key] = _spec_number(spec, value, float if key == "bias" else int)
+        elif key in ("bias", "depth", "gate"):
+            kwargs[key] = _spec_number(spec, value, int if key == "depth" else float)
         elif key in ("value", "claims", "moves", "credit"):
             kwargs[key] = value
         elif key in ("candidates", "tree"):
             kwargs[key] = _spec_number(spec, value, int)
         else:
             raise ValueError(f"agent spec {spec!r}: unknown key {key!r} "
-                             "(keys: seconds, rollout, c, bias, depth, value, claims, moves, candidates, credit, tree)")
+                             "(keys: seconds, rollout, c, bias, depth, value, claims, moves, candidates, credit, tree, gate)")
     return kwargs
 
 

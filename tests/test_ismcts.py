@@ -629,3 +629,50 @@ def test_decision_gain_counts_departures_and_scores_them_in_the_real_game():
     assert heuristic["positions"] == random["positions"] == 12
     assert heuristic["deviations"] == 0 and heuristic["model_gain"] == heuristic["true_gain"] == 0.0
     assert random["deviations"] > 0 and -1.0 <= random["true_gain"] <= 1.0 and -1.0 <= random["model_gain"] <= 1.0
+
+
+def test_gate_departs_from_the_rule_based_move_only_by_a_margin_of_standard_errors():
+    """gate=z plays the rule-based move unless the most visited root action's mean return beats it
+    by more than z standard errors (Welch): checked on hand-made root statistics, and end to end: a
+    huge gate plays the rule-based move at every position, while the ungated search departs."""
+    env = position("tongits", 5, 3)
+    seat = env.game.current_player
+    game = env.game
+    observation, mask = game.observation(seat), game.legal_mask()
+    rule_agent = make_agent("heuristic", "tongits")
+    rule_agent.reset(seat, 0)
+    rule = int(rule_agent.act(observation, mask.copy(), game.view(seat)))
+    other = int(next(a for a in np.flatnonzero(mask) if a != rule))
+    root = Node()   # 100 visits each: returns 0/1 with means 0.6 (other) and 0.5 (rule)
+    root.visits = {other: 100, rule: 100}
+    root.total = {other: 60.0, rule: 50.0}
+    root.squares = {other: 60.0, rule: 50.0}
+    gain_in_errors = 0.1 / np.sqrt(0.6 * 0.4 / 99 + 0.5 * 0.5 / 99)   # 1.41
+    for gate, played in [(1.0, other), (gain_in_errors - 0.01, other), (gain_in_errors + 0.01, rule), (2.0, rule)]:
+        agent = make_agent(f"ismcts:5:gate={gate}", "tongits")
+        agent.reset(seat, 0)
+        agent.bind(env)
+        assert agent._gated(root, other, game, observation, mask) == played, gate
+        assert agent.last_departed == (played == other)
+    departures = {"ismcts:40:rollout=heuristic": 0, "ismcts:40:rollout=heuristic:gate=100": 0}
+    positions = 0
+    for deal in range(4):
+        for steps in (2, 5, 9):
+            env = position("tongits", deal, steps)
+            if env is None:
+                continue
+            game = env.game
+            seat = game.current_player
+            positions += 1
+            rule_agent.reset(seat, 0)
+            rule = int(rule_agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat)))
+            for spec in departures:
+                agent = make_agent(spec, "tongits")
+                agent.reset(seat, deal)
+                agent.bind(env)
+                departures[spec] += agent.act(game.observation(seat), game.legal_mask().copy(), {}) != rule
+    assert positions >= 8
+    assert departures["ismcts:40:rollout=heuristic:gate=100"] == 0
+    assert departures["ismcts:40:rollout=heuristic"] > 0
+    with pytest.raises(ValueError, match="'x' is not a number"):
+        check_agent_spec("ismcts:gate=x", "tongits")
