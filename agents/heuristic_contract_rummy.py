@@ -28,6 +28,8 @@ agent is deterministic.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from rummy_env.cards import JOKER, RANK_OF, SUIT_OF, parse_card
@@ -45,6 +47,18 @@ def _pen(c: int) -> int:
 
 def _card(t: str) -> int:
     return parse_card(t, allow_joker=True)
+
+
+@lru_cache(maxsize=1 << 16)
+def _meld_pieces(texts: tuple[str, ...]) -> tuple[int, ...]:
+    """A table meld's pieces from its card texts (memoised: rollouts ask again every step)."""
+    return tuple(parse_piece(t) for t in texts)
+
+
+@lru_cache(maxsize=1 << 18)
+def _fits_meld(pieces: tuple[int, ...], c: int) -> bool:
+    """Whether card ``c`` extends the meld ``pieces`` (memoised)."""
+    return classify(pieces + (c,), True, 3) is not None
 
 
 class ContractRummyHeuristic(Agent):
@@ -72,11 +86,11 @@ class ContractRummyHeuristic(Agent):
     # -------------------------------------------------------------- helpers
     @staticmethod
     def _table(view: dict) -> list:
-        return [[parse_piece(t) for t in m["cards"]] for m in view["melds"]]
+        return [_meld_pieces(tuple(m["cards"])) for m in view["melds"]]
 
     @staticmethod
     def _fits_table(table: list, c: int) -> bool:
-        return c != JOKER and any(classify(m + [c], True, 3) for m in table)
+        return c != JOKER and any(_fits_meld(m, c) for m in table)
 
     @staticmethod
     def _usefulness(c: int, hand: list, view: dict) -> int:

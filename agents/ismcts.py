@@ -57,6 +57,14 @@ One search per decision, one tree over the acting seat's information sets:
   iterations). A search's departures are bets on its uniform worlds, which ignore what the
   opponents' play reveals; the gate keeps only those the search is sure of
   (``experiments/decision_gain.py`` measures what they are worth in the real deal).
+- **Paired baseline** (``baseline=rule``): an iteration that chooses another root action than the
+  rule-based move (as the gate defines it) also plays the rule-based move in a copy of the same
+  world, with the same rollout policy and horizon, and backs up the difference of the two returns;
+  an iteration that chooses the rule-based move backs up 0. A control variate: the luck of the
+  world (which hidden cards the re-deal gave whom) cancels, so UCT and the gate compare moves on
+  their paired gain over the rule-based move instead of on unpaired means. The baseline does not
+  depend on the action chosen, so each action's mean stays an unbiased estimate of its gain. An
+  iteration that departs costs two rollouts.
 
 The agent needs the engine: harnesses call :meth:`ISMCTSAgent.bind` with the raw env after
 ``reset`` (``rummy_env.experiments.tournament.play_game`` and ``rummy_env.experiments.play`` do), and ``act`` then
@@ -80,6 +88,7 @@ ROLLOUTS = ("random", "heuristic")
 CLAIMS = ("uniform", "truthful")
 MOVES = ("actions", "plans")
 CREDITS = ("return", "win")
+BASELINES = ("none", "rule")
 DEFAULT_CANDIDATES = 3
 DEFAULT_ITERATIONS = 200
 DEFAULT_EXPLORATION = 0.7
@@ -109,7 +118,7 @@ class ISMCTSAgent(Agent):
                  rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0,
                  depth: int | None = None, value: str | None = None, claims: str = "uniform",
                  moves: str = "actions", candidates: int = DEFAULT_CANDIDATES, credit: str = "return",
-                 tree: int | None = None, gate: float | None = None) -> None:
+                 tree: int | None = None, gate: float | None = None, baseline: str = "none") -> None:
         if iterations is None and seconds is None:
             raise ValueError("ismcts needs a budget: iterations, seconds or both")
         if iterations is not None:
@@ -134,6 +143,7 @@ class ISMCTSAgent(Agent):
             check_int("ismcts tree", tree, lo=1)
         if gate is not None:
             check_number("ismcts gate", gate)
+        check_choice("ismcts baseline", baseline, BASELINES)
         if claims == "truthful" and game_key(game) != "i_doubt_it":
             raise ValueError(f"ismcts claims=truthful is a belief about I Doubt It claims, not for {game}")
         self.game_name = game
@@ -152,6 +162,10 @@ class ISMCTSAgent(Agent):
         """The most of the seat's own decisions an iteration keeps in the tree (None: no limit)."""
         self.gate = gate
         """Standard errors a departure from the rule-based move needs (None: no gate)."""
+        self.baseline = baseline == "rule"
+        """Whether returns are backed up less the rule-based move's return in the same world."""
+        self.rule_move = -1
+        """During a search with a gate or a baseline: the rule-based move at the root."""
         self.last_departed = False
         """Whether the latest search played another move than the rule-based agent's (with a gate)."""
         self.num_seats = 0
@@ -187,7 +201,7 @@ class ISMCTSAgent(Agent):
             from .registry import heuristic_class
             self.own_rule_agent = heuristic_class(self.game_name)()
             self.own_rule_agent.reset(self.seat)
-        if self.rollout == "heuristic" or self.bias > 0 or self.gate is not None:
+        if self.rollout == "heuristic" or self.bias > 0 or self.gate is not None or self.baseline:
             from .registry import heuristic_class, rule_based_agents
             self.rule_agents = rule_based_agents(heuristic_class(self.game_name), len(env.possible_agents),
                                                  self.rng)
@@ -212,6 +226,8 @@ class ISMCTSAgent(Agent):
             return self._play_move(int(legal[0]))
         if game.current_player != self.seat:
             raise ValueError(f"ismcts plays seat {self.seat} but seat {game.current_player} is to act")
+        if self.gate is not None or self.baseline:
+            self.rule_move = self._rule_move(game, observation, action_mask)
         root = Node()
         self._low, self._high = math.inf, -math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -227,18 +243,22 @@ class ISMCTSAgent(Agent):
         visits = root.visits
         best = int(max(legal, key=lambda a: (visits.get(int(a), 0), root.total.get(int(a), 0.0))))
         if self.gate is not None:
-            best = self._gated(root, best, game, observation, action_mask)
+            best = self._gated(root, best)
         return self._play_move(best)
 
-    def _gated(self, root: Node, best: int, game, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    def _rule_move(self, game, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The rule-based move at the root: the first of the ranked moves (``moves=plans``), else the
+        rule-based agent's action in the real game from the seat's information."""
+        if self.root_moves is not None:
+            return next(iter(self.root_moves))   # the rule-based agent's own move comes first
+        rule_agent = self.rule_agents[self.seat]
+        rule_agent.forget_plan()
+        return int(rule_agent.act(observation, action_mask.copy(), game.view(self.seat)))
+
+    def _gated(self, root: Node, best: int) -> int:
         """``best`` if its mean return beats the rule-based move's by more than ``gate`` standard
         errors, else the rule-based move (module docstring, Gate)."""
-        if self.root_moves is not None:
-            rule = next(iter(self.root_moves))   # the rule-based agent's own move comes first
-        else:
-            rule_agent = self.rule_agents[self.seat]
-            rule_agent.forget_plan()
-            rule = int(rule_agent.act(observation, action_mask.copy(), game.view(self.seat)))
+        rule = self.rule_move
         self.last_departed = False
         if best == rule or root.visits.get(rule, 0) < 2 or root.visits.get(best, 0) < 2:
             return rule
@@ -269,35 +289,51 @@ class ISMCTSAgent(Agent):
         return action
 
     def _iterate(self, root: Node, world) -> None:
-        """One iteration in ``world``: select and expand in the tree, roll out (to the end, or
-        ``depth`` steps and the value's estimate), back up."""
+        """One iteration in ``world``: select at the root, play on in the tree and roll out
+        (:meth:`_playout`), back up (less the paired baseline's return with ``baseline=rule``)."""
+        self._forget_plans()
+        action, in_tree = self._select(root, world, self.root_moves)
+        baseline = 0.0
+        if self.baseline and action != self.rule_move:
+            baseline, _ = self._playout(world.clone(), self.rule_move, in_tree, None)
+            self._forget_plans()
+        total, path = self._playout(world, action, in_tree, root)
+        if self.baseline:
+            total = 0.0 if action == self.rule_move else total - baseline
+        self._low = min(self._low, total)
+        self._high = max(self._high, total)
+        for node, action in path:
+            node.visits[action] = node.visits.get(action, 0) + 1
+            node.total[action] = node.total.get(action, 0.0) + total
+            node.squares[action] = node.squares.get(action, 0.0) + total * total
+
+    def _playout(self, world, action: int, in_tree: bool, root: Node | None) -> tuple[float, list]:
+        """Plays the root ``action`` in ``world`` (its whole move with ``moves=plans``), then the
+        seat's later decisions in the tree below ``root`` (``None``: none, as with ``tree=1``) and
+        the rollout (to the end, or ``depth`` steps and the value's estimate). Returns the seat's
+        return (or win credit) and the path of (node, action) to back up."""
         seat = self.seat
-        node = root
-        path: list[tuple[Node, int]] = []
+        path: list[tuple[Node, int]] = [(root, action)]
+        tree_depth = 1 if root is None else self.tree_depth
         returns = np.zeros(self.num_seats)
-        in_tree = True
         rollout_steps = -1 if self.depth is None else self.depth
-        for agent in self.rule_agents:   # plans made in another world do not hold in this one
-            agent.forget_plan()
+        for step in self.root_moves[action] if self.root_moves is not None else (action,):
+            rewards = world.step(step)
+            if rewards is not None:
+                returns += rewards
         while not world.done:
             if in_tree and world.current_player == seat:
-                if path:
-                    if len(path) == self.tree_depth:
-                        in_tree = False
-                        continue
-                    parent, last = path[-1]
-                    key = (last, world.observation(seat).tobytes())
-                    node = parent.children.get(key)
-                    if node is None:
-                        node = parent.children[key] = Node()
-                action, in_tree = self._select(node, world, self.root_moves if node is root else None)
+                if len(path) == tree_depth:
+                    in_tree = False
+                    continue
+                parent, last = path[-1]
+                key = (last, world.observation(seat).tobytes())
+                node = parent.children.get(key)
+                if node is None:
+                    node = parent.children[key] = Node()
+                action, in_tree = self._select(node, world)
                 path.append((node, action))
                 rewards = world.step(action)
-                if node is root and self.root_moves is not None:   # the rest of the whole move
-                    for follow in self.root_moves[action][1:]:
-                        if rewards is not None:
-                            returns += rewards
-                        rewards = world.step(follow)
             elif in_tree:
                 rewards = world.step(self._rollout_action(world))
             elif rollout_steps == 0:
@@ -309,12 +345,12 @@ class ISMCTSAgent(Agent):
             if rewards is not None:
                 returns += rewards
         total = win_credit(returns.tolist())[seat] if self.credit == "win" else float(returns[seat])
-        self._low = min(self._low, total)
-        self._high = max(self._high, total)
-        for node, action in path:
-            node.visits[action] = node.visits.get(action, 0) + 1
-            node.total[action] = node.total.get(action, 0.0) + total
-            node.squares[action] = node.squares.get(action, 0.0) + total * total
+        return total, path
+
+    def _forget_plans(self) -> None:
+        """Plans made in another world do not hold in this one."""
+        for agent in self.rule_agents:
+            agent.forget_plan()
 
     def _select(self, node: Node, world, only: dict | None = None) -> tuple[int, bool]:
         """(action, still in the tree) for the seat at ``node`` in ``world``: an untried legal action
@@ -370,7 +406,7 @@ def parse_ismcts_spec(spec: str) -> dict:
     rollouts), ``claims`` (I Doubt It's belief), ``moves`` and ``candidates`` (the rule-based agent's
     whole moves at the root), ``credit`` (``return`` or ``win``) and ``tree`` (the tree's depth in
     the seat's decisions) and ``gate`` (standard errors a departure from the rule-based move
-    needs). ``ValueError`` names anything malformed; the agent
+    needs) and ``baseline`` (``rule``: paired returns). ``ValueError`` names anything malformed; the agent
     checks the values' ranges."""
     parts = spec.split(":")
     if parts[0] != "ismcts":
@@ -389,13 +425,13 @@ def parse_ismcts_spec(spec: str) -> dict:
             kwargs["exploration"] = _spec_number(spec, value, float)
         elif key in ("bias", "depth", "gate"):
             kwargs[key] = _spec_number(spec, value, int if key == "depth" else float)
-        elif key in ("value", "claims", "moves", "credit"):
+        elif key in ("value", "claims", "moves", "credit", "baseline"):
             kwargs[key] = value
         elif key in ("candidates", "tree"):
             kwargs[key] = _spec_number(spec, value, int)
         else:
             raise ValueError(f"agent spec {spec!r}: unknown key {key!r} "
-                             "(keys: seconds, rollout, c, bias, depth, value, claims, moves, candidates, credit, tree, gate)")
+                             "(keys: seconds, rollout, c, bias, depth, value, claims, moves, candidates, credit, tree, gate, baseline)")
     return kwargs
 
 

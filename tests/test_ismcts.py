@@ -106,7 +106,8 @@ INFORMATION_CASES = [(game, "ismcts:12") for game in GAMES] + [
     ("i_doubt_it", "pimc:4:screen=1:candidates=3:value=cards:depth=4:claims=truthful"),
     ("i_doubt_it", "ismcts:12:rollout=heuristic:bias=1:depth=4:value=cards:claims=truthful"),
     ("ginny_o", "pimc:4:screen=2:candidates=4:value=score:depth=turn:moves=plans"),
-    ("contract_rummy", "ismcts:6:rollout=heuristic:bias=1:moves=plans")]
+    ("contract_rummy", "ismcts:6:rollout=heuristic:bias=1:moves=plans"),
+    ("contract_rummy", "ismcts:6:rollout=heuristic:bias=1:moves=plans:tree=1:baseline=rule:gate=1")]
 
 
 @pytest.mark.parametrize("game,spec", INFORMATION_CASES)
@@ -652,7 +653,9 @@ def test_gate_departs_from_the_rule_based_move_only_by_a_margin_of_standard_erro
         agent = make_agent(f"ismcts:5:gate={gate}", "tongits")
         agent.reset(seat, 0)
         agent.bind(env)
-        assert agent._gated(root, other, game, observation, mask) == played, gate
+        agent.rule_move = agent._rule_move(game, observation, mask)
+        assert agent.rule_move == rule
+        assert agent._gated(root, other) == played, gate
         assert agent.last_departed == (played == other)
     departures = {"ismcts:40:rollout=heuristic": 0, "ismcts:40:rollout=heuristic:gate=100": 0}
     positions = 0
@@ -676,3 +679,54 @@ def test_gate_departs_from_the_rule_based_move_only_by_a_margin_of_standard_erro
     assert departures["ismcts:40:rollout=heuristic"] > 0
     with pytest.raises(ValueError, match="'x' is not a number"):
         check_agent_spec("ismcts:gate=x", "tongits")
+
+
+def rule_based_return(world, first: int) -> float:
+    """The acting seat's return in ``world`` (a copy is played) from ``first`` on, with every seat's
+    rule-based agent playing the rest: written apart from the search, as the test's reference."""
+    world = world.clone()
+    seat = world.current_player
+    agents = [make_agent("heuristic", "tongits") for _ in range(3)]
+    for s, agent in enumerate(agents):
+        agent.reset(s, 0)
+    total = 0.0
+    action = first
+    while True:
+        rewards = world.step(action)
+        if rewards is not None:
+            total += rewards[seat]
+        if world.done:
+            return total
+        s = world.current_player
+        action = agents[s].act(world.observation(s), world.legal_mask().copy(), world.view(s))
+
+
+def test_paired_baseline_backs_up_the_gain_over_the_rule_based_move_in_the_same_world():
+    """baseline=rule: an iteration that plays the rule-based move backs up 0; one that plays another
+    move backs up its return less the rule-based move's return in the same world (both checked
+    against whole rule-based playouts of a copy of that world, written apart from the search)."""
+    env = position("tongits", 5, 3)
+    seat = env.game.current_player
+    agent = make_agent("ismcts:40:rollout=heuristic:tree=1:baseline=rule", "tongits")
+    agent.reset(seat, 0)
+    agent.bind(env)
+    game = env.game
+    agent.rule_move = agent._rule_move(game, game.observation(seat), game.legal_mask())
+    root = Node()
+    agent._low, agent._high = np.inf, -np.inf
+    departed = nonzero = 0
+    for i in range(40):
+        world = game.determinize(seat, np.random.default_rng(i))
+        expected = {int(a): rule_based_return(world, int(a)) for a in np.flatnonzero(world.legal_mask())}
+        visits, totals = dict(root.visits), dict(root.total)
+        agent._iterate(root, world)
+        chosen = next(a for a in root.visits if root.visits[a] != visits.get(a, 0))
+        backed_up = root.total[chosen] - totals.get(chosen, 0.0)
+        gain = expected[chosen] - expected[agent.rule_move]
+        assert backed_up == pytest.approx(gain), (i, chosen)
+        departed += chosen != agent.rule_move
+        nonzero += gain != 0
+    assert root.total[agent.rule_move] == 0.0 and root.visits[agent.rule_move] >= 1
+    assert departed >= 10 and nonzero >= 3   # the iterations covered departures that gained or lost
+    with pytest.raises(ValueError, match="baseline must be one of"):
+        check_agent_spec("ismcts:baseline=mean", "tongits")

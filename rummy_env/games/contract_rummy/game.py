@@ -2,6 +2,8 @@
 (the legal-move search, the observation and the copies are the mixins it is made of)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ... import melds as ml
@@ -428,7 +430,8 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             if isinstance(e, str):
                 events.append(e)
             else:
-                events.append(self._move_event_text(*e))
+                seat_of_move, a, taken = e
+                events.append(_move_event_text(seat_of_move, self.actions.texts[a], tuple(taken or ())))
         return {
             "game": "contract_rummy_v0",
             "seat": seat,
@@ -436,12 +439,12 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             "to_play": -1 if self.done else self.current_player,
             "phase": "over" if self.done else PHASES[self.phase],
             "done": self.done,
-            "hand": [CARD_TEXT[c] for c in sorted((c for c in range(53) for _ in range(hand[c])), key=sort_key)],
+            "hand": [CARD_TEXT[c] for c in DISPLAY_ORDER for _ in range(hand[c])],
             "hand_sizes": list(self.hsize),
             "scores": list(self.scores),
             "legal_actions": legal,
             "melds": [{"index": k, "owner": m[2],
-                       "cards": [ml.piece_text(p) for p in ml.canonical_order(m[0], m[1])]}
+                       "cards": list(_meld_texts(tuple(m[0]), m[1]))}
                       for k, m in enumerate(self.melds)],
             "discard": [CARD_TEXT[c] for c in self.pile],
             "stock_size": len(self.stock),
@@ -462,19 +465,6 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             "last_deal": self._last_deal_view(),
         }
 
-    def _move_event_text(self, seat: int, a: int, taken) -> str:
-        """A move as a public event in words: ``player_1 takes 9C TD TS from the pile``."""
-        words = self.action_to_text(a).split()
-        who = f"player_{seat}"
-        if words[0] == "draw":
-            return f"{who} draws from the stock"
-        if words[0] == "take":
-            return f"{who} takes {' '.join(CARD_TEXT[c] for c in taken or ())} from the pile"
-        verb = {"discard": "discards", "meld": "melds", "layoff": "lays off", "swap": "swaps"}[words[0]]
-        if words[0] == "swap":
-            return f"{who} swaps {words[1]} for the joker in {words[2]}"
-        return f"{who} {verb} {' '.join(words[1:])}".replace(" @", " on @")
-
     def _last_deal_view(self) -> dict | None:
         """The previous deal's end (CR-29, CR-30, CR-33): ``deal`` (1-based), ``contract``, ``out``
         (the seat that went out, -1 for a dead deal), ``penalties`` and the ``scores`` after it."""
@@ -482,3 +472,29 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         if d is None:
             return None
         return {**d, "penalties": list(d["penalties"]), "scores": list(d["scores"])}
+
+
+DISPLAY_ORDER = tuple(sorted(range(53), key=sort_key))
+"""The 53 cards in display order (by suit, then rank, the joker last)."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _meld_texts(pieces: tuple[int, ...], meld: ml.Meld) -> tuple[str, ...]:
+    """A table meld's piece texts in canonical order (memoised: every view shows every meld)."""
+    return tuple(ml.piece_text(p) for p in ml.canonical_order(pieces, meld))
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_event_text(seat: int, action_text: str, taken: tuple[int, ...]) -> str:
+    """A move as a public event in words: ``player_1 takes 9C TD TS from the pile`` (memoised:
+    every view shows the last 20)."""
+    words = action_text.split()
+    who = f"player_{seat}"
+    if words[0] == "draw":
+        return f"{who} draws from the stock"
+    if words[0] == "take":
+        return f"{who} takes {' '.join(CARD_TEXT[c] for c in taken)} from the pile"
+    verb = {"discard": "discards", "meld": "melds", "layoff": "lays off", "swap": "swaps"}[words[0]]
+    if words[0] == "swap":
+        return f"{who} swaps {words[1]} for the joker in {words[2]}"
+    return f"{who} {verb} {' '.join(words[1:])}".replace(" @", " on @")
