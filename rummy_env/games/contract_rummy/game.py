@@ -7,7 +7,7 @@ from functools import lru_cache
 import numpy as np
 
 from ... import melds as ml
-from ...cards import ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, JOKER, NUM_CARDS, mask_of_counts, sort_key
+from ...cards import ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, JOKER, NUM_CARDS, mask_of_counts
 from .observation import ObservationBuffers, observation_layout
 from .options import CONTRACT, CONTRACTS, DRAW, PHASES, PLACE, PLAY, Options, ml_pack, set_up_deal
 from .search import LegalMoves
@@ -439,7 +439,7 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             "to_play": -1 if self.done else self.current_player,
             "phase": "over" if self.done else PHASES[self.phase],
             "done": self.done,
-            "hand": [CARD_TEXT[c] for c in DISPLAY_ORDER for _ in range(hand[c])],
+            "hand": [CARD_TEXT[c] for c in range(53) for _ in range(hand[c])],   # ids run by suit, then rank: cards.sort_key order
             "hand_sizes": list(self.hsize),
             "scores": list(self.scores),
             "legal_actions": legal,
@@ -472,10 +472,6 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         if d is None:
             return None
         return {**d, "penalties": list(d["penalties"]), "scores": list(d["scores"])}
-
-
-DISPLAY_ORDER = tuple(sorted(range(53), key=sort_key))
-"""The 53 cards in display order (by suit, then rank, the joker last)."""
 
 
 @lru_cache(maxsize=1 << 16)
