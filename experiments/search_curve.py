@@ -2,7 +2,7 @@
 
 For each spec, a duplicate-deal tournament (:func:`rummy_env.experiments.tournament.run_tournament`)
 seats the search agent in one seat and the rule-based agent in every other, rotated through all
-seats; its results go to ``<out without .json>/<spec>/`` (results.json, games.jsonl for replays).
+seats, on ``--workers`` processes; its results go to ``<out without .json>/<spec>/`` (results.json, games.jsonl for replays).
 The budget of a spec is its mean rollouts (ISMCTS: iterations) per searched decision, measured by
 :func:`rummy_env.experiments.measure_ismcts.measure` over every decision of seat 0 in a few deals
 (seeds 0, 1, ...; not the tournament's). The curve JSON is rewritten after every spec, so a run
@@ -36,11 +36,13 @@ EVERY_DECISION = 10_000
 
 
 def curve_point(game: str, spec: str, games: int, seed: int, options: dict, rate_deals: int,
-                out_dir: Path | None) -> dict:
-    """One spec's tournament against the rule-based agent and its measured budget."""
+                out_dir: Path | None, workers: int = 1) -> dict:
+    """One spec's tournament against the rule-based agent (on ``workers`` processes) and its
+    measured budget."""
     seats = len(make_raw_env(game, **options).possible_agents)
     load_start = os.getloadavg()[0]
-    config = TournamentConfig(game, (spec,) + ("heuristic",) * (seats - 1), games, seed, options)
+    config = TournamentConfig(game, (spec,) + ("heuristic",) * (seats - 1), games, seed, options,
+                              workers=workers)
     results = run_tournament(config, out_dir, progress=False)
     search = results["summary"][0]
     budget = measure(game, spec, rate_deals, EVERY_DECISION, options)
@@ -50,7 +52,7 @@ def curve_point(game: str, spec: str, games: int, seed: int, options: dict, rate
         "par": search["equal_share"], "mean_reward": search["mean_reward"],
         "rule_based_mean_reward": [s["mean_reward"] for s in results["summary"][1:]],
         "rollouts_per_decision": budget["iterations_per_decision"],
-        "budget_measure": budget, "wall_s": results["wall_s"],
+        "budget_measure": budget, "wall_s": results["wall_s"], "workers": results["workers"],
         "load_average_1min": {"start": load_start, "end": os.getloadavg()[0]},
         "results_json": None if out_dir is None else str(out_dir / "results.json"),
     }
@@ -87,7 +89,7 @@ def plot_curve(curve: dict, path: str | os.PathLike) -> Path:
 
 
 def run_curve(game: str, specs: list[str], games: int, seed: int, options: dict, out: str | os.PathLike,
-              png: str | os.PathLike | None = None, rate_deals: int = 5) -> dict:
+              png: str | os.PathLike | None = None, rate_deals: int = 5, workers: int = 1) -> dict:
     """Every spec's point, the curve JSON (with provenance) rewritten after each, then the PNG."""
     game = game_key(game)
     for spec in specs:
@@ -97,7 +99,7 @@ def run_curve(game: str, specs: list[str], games: int, seed: int, options: dict,
              "opponent": "heuristic", "rate_deals": rate_deals, "cpu_count": os.cpu_count(), "points": []}
     for spec in specs:
         folder = out.with_suffix("") / re.sub(r"[^\w.-]+", "-", spec, flags=re.ASCII)
-        curve["points"].append(curve_point(game, spec, games, seed, options, rate_deals, folder))
+        curve["points"].append(curve_point(game, spec, games, seed, options, rate_deals, folder, workers))
         io.write_json(out, {**curve, **io.provenance()})
         p = curve["points"][-1]
         print(f"{spec}: win share {p['win_share']:.3f} [{p['win_share_ci'][0]:.3f}, {p['win_share_ci'][1]:.3f}] "
@@ -128,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="deal seed of every point's tournament")
     parser.add_argument("--rate-deals", type=int, default=5, help="deals over which rollouts per decision are counted")
     parser.add_argument("--out", help="curve JSON; each point's tournament goes next to it")
+    parser.add_argument("--workers", type=int, default=1, help="processes per point's tournament")
     parser.add_argument("--png")
     parser.add_argument("--plot-from", help="comma-separated curve JSONs: draw --png from their points, run nothing")
     add_option_argument(parser)
@@ -140,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.game and args.specs and args.out):
         parser.error("--game, --specs and --out are required (unless --plot-from)")
     run_curve(args.game, args.specs.split(","), args.games, args.seed, parse_env_options(args.option),
-              args.out, args.png, args.rate_deals)
+              args.out, args.png, args.rate_deals, args.workers)
     return 0
 
 

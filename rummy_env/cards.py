@@ -179,8 +179,3 @@ def counts_of(cards: Iterable[int]) -> np.ndarray:
     for c in cards:
         counts[c] += 1
     return counts
-
-
-def sort_key(c: int) -> tuple[int, int]:
-    """Sort cards for display: by suit, then rank; the joker last."""
-    return (4, 0) if c == JOKER else (SUIT_OF[c], RANK_OF[c])

@@ -7,7 +7,7 @@ import pytest
 from rummy_env import cards
 from rummy_env.cards import (BIT, CARD_TEXT, FULL_DECK, JOKER, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, card, card_text,
                              cards_of, cards_text, counts_of, hand_points, make_pack, mask_of, mask_to_array,
-                             parse_card, parse_cards, parse_rank, sort_key)
+                             parse_card, parse_cards, parse_rank)
 
 
 def test_card_ids_follow_the_shared_layout():
@@ -91,12 +91,12 @@ def test_masks_to_planes():
     assert [np.flatnonzero(p).tolist() for p in planes[:2]] == [[0, 51], []] and planes[2].all()
 
 
-def test_packs_counts_and_sort_key():
+def test_packs_counts_and_card_id_order_is_display_order():
     assert make_pack() == list(range(52))
     pack = make_pack(2, 4)
     assert len(pack) == 108 and pack.count(JOKER) == 4 and pack.count(17) == 2
     counts = counts_of(pack)
     assert counts.shape == (53,) and counts[JOKER] == 4 and counts[:52].tolist() == [2] * 52
     hand = parse_cards("KS JK 2C AH 3C", allow_joker=True)
-    assert cards_text(sorted(hand, key=sort_key)) == "2C 3C AH KS JK"
+    assert cards_text(sorted(hand)) == "2C 3C AH KS JK"  # by suit, then rank; the joker last
     assert cards.NUM_CARDS == 52

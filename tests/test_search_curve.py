@@ -9,18 +9,19 @@ from rummy_env.experiments.search_curve import main
 
 
 def test_curve_records_every_point_and_plots_it(tmp_path):
-    """Two budgets in one-hand Tongits: the JSON has one point per spec with its win share, CI, par,
-    measured rollouts per decision and tournament file, plus provenance; the PNG is written."""
+    """Two budgets in one-hand Tongits, each tournament on two workers: the JSON has one point per
+    spec with its win share, CI, par, measured rollouts per decision, workers and tournament file,
+    plus provenance; the PNG is written."""
     out, png = tmp_path / "tongits.json", tmp_path / "tongits.png"
-    assert main(["--game", "tongits", "--specs", "pimc:2:screen=1,pimc:4:screen=1", "--games", "3",
-                 "--seed", "7", "--rate-deals", "1", "--option", "hands_per_match=1",
+    assert main(["--game", "tongits", "--specs", "pimc:2:screen=1,pimc:4:screen=1", "--games", "6",
+                 "--workers", "2", "--seed", "7", "--rate-deals", "1", "--option", "hands_per_match=1",
                  "--out", str(out), "--png", str(png)]) == 0
     curve = json.loads(out.read_text())
     assert curve["game"] == "tongits" and curve["options"] == {"hands_per_match": 1} and curve["seed"] == 7
     assert {"git_commit", "dirty", "command"} <= curve.keys()
     assert [p["spec"] for p in curve["points"]] == ["pimc:2:screen=1", "pimc:4:screen=1"]
     for point in curve["points"]:
-        assert point["games"] == 3 and point["par"] == 1 / 3
+        assert point["games"] == 6 and point["par"] == 1 / 3 and point["workers"] == 2
         lo, hi = point["win_share_ci"]
         assert 0 <= lo <= point["win_share"] <= hi <= 1
         # a searched decision plays at least two moves in one world: counting decisions the

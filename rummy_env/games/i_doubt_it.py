@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..actions import RANK, Catalogue, Combination, Segment
-from ..cards import CARD_TEXT, NUM_CARDS, RANKS, make_pack, parse_rank, sort_key
+from ..cards import CARD_TEXT, NUM_CARDS, RANKS, make_pack, parse_rank
 from ..layout import ObservationLayout
 from ..rng import copy_rng, fresh_rng
 from ..validate import PackTally, check_deal_keys, check_fields, check_int, check_list
@@ -897,7 +897,7 @@ class IDoubtItGame:
         ``claim``, ``window``, ``out``, ``places``, ``known``, ``own_pile``, ``last_reveal``,
         ``stats``, ``plays_made``, ``max_plays``)."""
         n = self.num_players
-        hand = sorted((c for c in range(NUM_CARDS) for _ in range(self.hand_cards[seat][c])), key=sort_key)
+        hand = [c for c in range(NUM_CARDS) for _ in range(self.hand_cards[seat][c])]  # id order: by suit, then rank
         to_play = -1 if self.done else self.current_player
         legal = []
         if seat == to_play:
