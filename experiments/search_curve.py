@@ -58,6 +58,12 @@ def curve_point(game: str, spec: str, games: int, seed: int, options: dict, rate
     }
 
 
+def short_label(spec: str) -> str:
+    """A point's label on the plot: the agent and its budget (``ismcts:72`` of
+    ``ismcts:72:rollout=heuristic:...``); the curve JSON and the docs keep the whole spec."""
+    return ":".join(spec.split(":")[:2])
+
+
 def plot_curve(curve: dict, path: str | os.PathLike) -> Path:
     """PNG: win share with 95% CI against mean rollouts per searched decision (log x), par line."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -74,7 +80,8 @@ def plot_curve(curve: dict, path: str | os.PathLike) -> Path:
     ax.errorbar(x, share, yerr=[share - lo, hi - share], fmt="o-", capsize=4, color="#4C72B0")
     ax.axhline(points[0]["par"], color="gray", linestyle="--", linewidth=1, label="par (equal strength)")
     for p, xi, top in zip(points, x, hi):
-        ax.annotate(p["spec"], (xi, top), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=7)
+        ax.annotate(short_label(p["spec"]), (xi, top), xytext=(0, 3), textcoords="offset points", ha="center",
+                    fontsize=7)
     ax.set_xscale("log")
     ax.set_xticks(x, [f"{v:.0f}" for v in x])
     ax.set_xticks([], minor=True)

@@ -36,9 +36,9 @@ def test_curve_records_every_point_and_plots_it(tmp_path):
 
 
 def test_plot_from_merges_curves_of_one_game_and_refuses_others(tmp_path):
-    """--plot-from draws one PNG from the points of several curve JSONs (ordered by budget) and
-    refuses to merge curves of different deal seeds."""
-    from rummy_env.experiments.search_curve import merged_curve
+    """--plot-from draws one PNG from the points of several curve JSONs (ordered by budget), labels
+    each point by agent and budget, and refuses to merge curves of different deal seeds."""
+    from rummy_env.experiments.search_curve import merged_curve, short_label
 
     def curve(name, seed, budgets):
         path = tmp_path / name
@@ -55,3 +55,5 @@ def test_plot_from_merges_curves_of_one_game_and_refuses_others(tmp_path):
     assert png.read_bytes().startswith(b"\x89PNG")
     with pytest.raises(ValueError, match="deal seed"):
         merged_curve([first, other])
+    # the plot labels a point by agent and budget; the JSON keeps the whole spec
+    assert short_label("ismcts:72:rollout=heuristic:gate=1") == "ismcts:72" and short_label("pimc:8") == "pimc:8"
