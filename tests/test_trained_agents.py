@@ -31,6 +31,8 @@ POLICIES = [
     ("tongits", "runs/tongits_ppo_s1/policy.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
     ("tongits", "runs/tongits_match_s1/policy_fp16.pt", {}),
     ("tongits", "runs/tongits_match_s2/policy_fp16.pt", {}),
+    ("tongits", "runs/tongits_match_winloss_s1/policy_fp16.pt", {"reward_mode": "win_loss"}),
+    ("tongits", "runs/tongits_match_winloss_s2/policy_fp16.pt", {"reward_mode": "win_loss"}),
     ("i_doubt_it", "runs/i_doubt_it_ppo_s1/policy_fp16.pt", {}),
     ("i_doubt_it", "runs/i_doubt_it_s2/policy_fp16.pt", {}),
     ("contract_rummy", "runs/contract_rummy_ppo_s1/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
