@@ -2,7 +2,8 @@
 
 For each spec, a duplicate-deal tournament (:func:`rummy_env.experiments.tournament.run_tournament`)
 seats the search agent in one seat and the rule-based agent in every other, rotated through all
-seats, on ``--workers`` processes; its results go to ``<out without .json>/<spec>/`` (results.json, games.jsonl for replays).
+seats, on ``--workers`` processes; its results go to ``<out without .json>/<spec>/`` (results.json,
+games.jsonl for replays).
 The budget of a spec is its mean rollouts (ISMCTS: iterations) per searched decision, measured by
 :func:`rummy_env.experiments.measure_ismcts.measure` over every decision of seat 0 in a few deals
 (seeds 0, 1, ...; not the tournament's). The curve JSON is rewritten after every spec, so a run
