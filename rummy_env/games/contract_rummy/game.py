@@ -439,7 +439,7 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             "to_play": -1 if self.done else self.current_player,
             "phase": "over" if self.done else PHASES[self.phase],
             "done": self.done,
-            "hand": [CARD_TEXT[c] for c in range(53) for _ in range(hand[c])],   # id order: by suit, then rank, the joker last
+            "hand": [CARD_TEXT[c] for c in range(53) for _ in range(hand[c])],   # id order = display order
             "hand_sizes": list(self.hsize),
             "scores": list(self.scores),
             "legal_actions": legal,
