@@ -136,13 +136,22 @@ class PolicyNet(nn.Module):
     each. The distribution is still the masked softmax over all action ids: only the logits are
     computed in factored form, with far fewer weights.
 
+    ``prior``: an agent spec (``"heuristic"``, the game's rule-based agent) whose chosen action gets
+    a learned logit bonus ``prior_logit`` (initially ``prior_weight``) on top of the head's logit: a
+    residual policy (Silver et al. 2018, arXiv:1812.06298). The network's input is then the
+    observation followed by one entry, the prior's action id (:func:`with_prior`; the value head
+    ignores it). With the head's small initial logits the untrained policy is the rule-based agent
+    (greedy: exactly; sampled: it deviates with probability about (legal - 1) / e^prior_weight), and
+    PPO learns where to leave it.
+
     ``name`` (not saved) says which policy this is in error messages, e.g. the checkpoint path.
     """
 
     def __init__(self, obs_size: int, num_actions: int, hidden: tuple[int, ...] = (256, 256),
                  board_shape: tuple[int, int, int] | None = None, board_offset: int = 0,
                  conv_channels: int = 32, obs_log1p: bool = False, head: str = "flat",
-                 action_grid: tuple[int, int, int] | None = None, factor_dim: int = 32):
+                 action_grid: tuple[int, int, int] | None = None, factor_dim: int = 32,
+                 prior: str | None = None, prior_weight: float = 5.0):
         super().__init__()
         self.config = {"obs_size": int(obs_size), "num_actions": int(num_actions),
                        "hidden": [int(h) for h in hidden],
@@ -151,7 +160,10 @@ class PolicyNet(nn.Module):
                        "obs_log1p": bool(obs_log1p), "head": head,
                        "action_grid": (None if head != "factored" or action_grid is None  # the flat head has none
                                        else [int(x) for x in action_grid]),
-                       "factor_dim": int(factor_dim)}
+                       "factor_dim": int(factor_dim), "prior": prior or None}
+        self.prior = prior or None
+        if self.prior:
+            self.prior_logit = nn.Parameter(torch.tensor(float(prior_weight)))
         self.obs_log1p = bool(obs_log1p)
         self.name = "untrained policy"
         self.board_shape = self.config["board_shape"]
@@ -274,10 +286,19 @@ class PolicyNet(nn.Module):
             h = layer(h)
         return h
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def split_prior(self, inputs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """(observation, the prior's action ids or None) of the network's ``inputs``."""
+        if not self.prior:
+            return inputs, None
+        return inputs[:, :-1], inputs[:, -1].long()
+
+    def forward(self, inputs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits, value) before masking; ``ValueError`` if a logit is not finite."""
+        obs, prior = self.split_prior(inputs)
         x, board_map = self.encode(obs)
         logits = self.action_logits(x, board_map)
+        if prior is not None:
+            logits = logits.scatter_add(1, prior[:, None], self.prior_logit.expand(len(prior), 1))
         if not torch.isfinite(logits).all():
             raise ValueError(self.nonfinite_message(obs))
         return logits, self.value_head(x).squeeze(-1)
@@ -293,8 +314,8 @@ class PolicyNet(nn.Module):
             cause = "every observation entry is finite, so the network's parameters are not"
         return f"non-finite logits from {self.name}: {cause}"
 
-    def value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.value_head(self.features(obs)).squeeze(-1)
+    def value(self, inputs: torch.Tensor) -> torch.Tensor:
+        return self.value_head(self.features(self.split_prior(inputs)[0])).squeeze(-1)
 
     def legal_logits(self, x: torch.Tensor, board_map: torch.Tensor | None,
                      mask: torch.Tensor) -> tuple[np.ndarray, np.ndarray, torch.Tensor]:
@@ -344,17 +365,20 @@ class PolicyNet(nn.Module):
         logits = head.reshape(-1).index_select(0, torch.from_numpy(flat))
         return rows, at if ids is None else ids[at], logits
 
-    def choose(self, obs: torch.Tensor, mask: torch.Tensor, greedy: bool = False,
+    def choose(self, inputs: torch.Tensor, mask: torch.Tensor, greedy: bool = False,
                generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """(actions, their log-probabilities, values) for ``obs`` (B, obs_size) under
-        ``mask`` (B, A): the fast path of acting (the log-probabilities carry no gradient). The
+        """(actions, their log-probabilities, values) for ``inputs`` (B, obs_size, plus the prior's
+        action with a ``prior``) under ``mask`` (B, A): the fast path of acting (the log-probabilities carry no gradient). The
         policy head is computed only where :meth:`legal_logits` needs it (the actions legal
         somewhere in the batch: a few hundred of up to 23,509), and :func:`pick_per_row` draws from
         the softmax of the legal logits, the distribution of :func:`masked_distribution` (whose
         masked actions have probability 0), or with ``greedy`` takes the arg-max (the lowest action
         on a tie). ``ValueError`` if a legal logit is not finite or a row has no legal action."""
+        obs, prior = self.split_prior(inputs)
         x, board_map = self.encode(obs) if self.board_shape is not None else (self.sparse_features(obs), None)
         rows, cols, legal = self.legal_logits(x, board_map, mask)
+        if prior is not None:
+            legal = legal + self.prior_logit * torch.from_numpy(cols == prior.numpy()[rows])
         if not torch.isfinite(legal.sum()) and not torch.isfinite(legal).all():  # (the sum: one cheap pass)
             raise ValueError(self.nonfinite_message(obs))
         uniform = None if greedy else torch.rand(legal.shape, generator=generator).numpy()
@@ -364,25 +388,35 @@ class PolicyNet(nn.Module):
     @torch.inference_mode()
     def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False,
             generator: torch.Generator | None = None) -> np.ndarray:
-        """Batched actions (numpy in, numpy out) for ``obs`` (B, obs_size) under ``mask`` (B, A), see
-        :meth:`choose`."""
+        """Batched actions (numpy in, numpy out) for ``obs`` (the network's inputs) under ``mask`` (B, A),
+        see :meth:`choose`."""
         return self.choose(torch.as_tensor(obs, dtype=torch.float32), torch.as_tensor(mask), greedy,
                            generator)[0].numpy()
 
 
+def with_prior(obs: np.ndarray, prior_actions: np.ndarray) -> np.ndarray:
+    """The inputs of a network with a ``prior``: each observation row followed by its prior action id."""
+    return np.concatenate([obs, np.asarray(prior_actions, np.float32)[:, None]], axis=1, dtype=np.float32)
+
+
 def policy_for_game(game: str, obs_size: int, num_actions: int, hidden: str = "256,256",
-                    conv_channels: int = 32, head: str = "flat", factor_dim: int = 32) -> PolicyNet:
+                    conv_channels: int = 32, head: str = "flat", factor_dim: int = 32,
+                    prior: str = "", prior_weight: float = 5.0) -> PolicyNet:
     """A fresh :class:`PolicyNet` for ``game``: ``hidden`` is comma-separated layer widths; the conv
     board reader is added when the game module exposes ``OBS_BOARD_SHAPE`` (Ginny-O); ``head``
-    ``"factored"`` reads the game's ``ACTION_GRID`` (Ginny-O; ``ValueError`` for a game without one)."""
+    ``"factored"`` reads the game's ``ACTION_GRID`` (Ginny-O; ``ValueError`` for a game without one);
+    ``prior`` ``"heuristic"`` adds the residual over the rule-based agent (``ValueError`` for another
+    spec)."""
     module = game_module(game)
     if head == "factored" and not hasattr(module, "ACTION_GRID"):
         raise ValueError(f"{game_key(game)} has no action grid for a factored policy head (only ginny_o has)")
+    if prior not in ("", "heuristic"):
+        raise ValueError(f"policy prior must be '' (none) or 'heuristic', got {prior!r}")
     return PolicyNet(obs_size, num_actions, tuple(int(h) for h in hidden.split(",") if h),
                      board_shape=getattr(module, "OBS_BOARD_SHAPE", None),
                      board_offset=getattr(module, "OBS_BOARD_OFFSET", 0), conv_channels=conv_channels,
                      obs_log1p=True, head=head, action_grid=getattr(module, "ACTION_GRID", None),
-                     factor_dim=factor_dim)
+                     factor_dim=factor_dim, prior=prior, prior_weight=prior_weight)
 
 
 def committed_checkpoint(game: str) -> str:
@@ -422,7 +456,7 @@ def policy_from_checkpoint(data: dict) -> PolicyNet:
     net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]),
                     None if cfg["board_shape"] is None else tuple(cfg["board_shape"]),
                     cfg["board_offset"], cfg["conv_channels"], cfg.get("obs_log1p", False),
-                    cfg.get("head", "flat"), cfg.get("action_grid"), cfg.get("factor_dim", 32))
+                    cfg.get("head", "flat"), cfg.get("action_grid"), cfg.get("factor_dim", 32), cfg.get("prior"))
     net.load_state_dict(data["model"])
     net.eval()
     net.name = f"{data.get('game')} policy"
@@ -431,28 +465,40 @@ def policy_from_checkpoint(data: dict) -> PolicyNet:
 
 class PPOAgent(Agent):
     """Plays a trained :class:`PolicyNet`: the arg-max legal action (``greedy=True``) or a sample from
-    the masked policy, seeded by :meth:`reset`."""
+    the masked policy, seeded by :meth:`reset`. A network with a ``prior`` asks its own rule-based
+    agent (``game``'s, reset with this agent) for the prior's action, so it reads the view."""
 
     name = "ppo"
-    uses_view = False
 
     def __init__(self, net: PolicyNet, greedy: bool = True, game: str | None = None):
         self.net = net
         self.greedy = greedy
         self.game = game
         self.generator = torch.Generator()
+        self.prior_agent = None
+        if net.prior:
+            if game is None:
+                raise ValueError(f"{net.name} has the prior {net.prior!r}: PPOAgent needs its game")
+            from .registry import make_agent
+            self.prior_agent = make_agent(net.prior, game)
+        self.uses_view = self.prior_agent is not None
         self.reset(0, None)
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
         self.generator.manual_seed(int(self.rng.integers(2**63 - 1)))
+        if self.prior_agent is not None:
+            self.prior_agent.reset(seat, int(self.rng.integers(2**63 - 1)))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         cfg = self.net.config
         if observation.shape != (cfg["obs_size"],) or action_mask.shape != (cfg["num_actions"],):
             raise ValueError(f"this policy takes observations of {cfg['obs_size']} and {cfg['num_actions']} "
                              f"actions, got {observation.shape} and {action_mask.shape}")
-        return int(self.net.act(observation[None], action_mask[None], self.greedy, self.generator)[0])
+        inputs = observation[None]
+        if self.prior_agent is not None:
+            inputs = with_prior(inputs, [self.prior_agent.act(observation, action_mask.copy(), view)])
+        return int(self.net.act(inputs, action_mask[None], self.greedy, self.generator)[0])
 
 
 def load_checkpoint(path: str, game: str | None = None) -> dict:

@@ -15,6 +15,7 @@ import numpy as np
 
 from rummy_env.agents.registry import make_agent
 from rummy_env.agents.base import win_credit
+from rummy_env.agents.ppo_agent import with_prior
 from rummy_env.vector import VectorGames
 
 
@@ -23,12 +24,17 @@ class Arena:
 
     ``kinds`` are labels: ``"pool"`` (a snapshot slot of the policy, acted for by the caller's
     ``pool_act(slot, obs, mask)``) or an agent spec (``"random"``, ``"heuristic"``, ``"ppo:PATH"``).
+    ``prior``: the agent spec of the policy's prior (:class:`rummy_env.agents.ppo_agent.PolicyNet`),
+    whose action :meth:`policy_inputs` appends to the observations of the policy's seats (the
+    learner's, and a pool snapshot's); one such agent per game and seat, reset with the episode.
     Picklable: the games, generators and agents travel in the training checkpoint.
     """
 
     def __init__(self, game: str, num_envs: int, seed: int, options: dict, kinds: list[str],
-                 weights: list[float], seat: str, pool_len: int = 0, new_episodes: bool = True):
-        self.game, self.options, self.kinds, self.seat = game, options, kinds, seat
+                 weights: list[float], seat: str, pool_len: int = 0, new_episodes: bool = True,
+                 prior: str | None = None):
+        self.game, self.options, self.kinds, self.seat, self.prior = game, options, kinds, seat, prior
+        self.prior_agents: dict[tuple[int, int], object] = {}
         self.vg = VectorGames(game, num_envs, seed, **options)
         self.n = self.vg.num_players
         self.weights = np.asarray(weights, np.float64) / np.sum(weights)
@@ -52,6 +58,11 @@ class Arena:
         self.learner[i] = (int(rng.integers(self.n)) if self.seat == "random" else int(self.seat)) \
             if seat is None else seat
         self.kind[i] = int(rng.choice(len(self.kinds), p=self.weights)) if kind is None else kind
+        if self.prior:
+            for s in range(self.n):
+                if (i, s) not in self.prior_agents:
+                    self.prior_agents[(i, s)] = make_agent(self.prior, self.game, self.options)
+                self.prior_agents[(i, s)].reset(s, int(rng.integers(2**63 - 1)))
         label = self.kinds[self.kind[i]]
         if label == "pool":
             self.slot[i] = int(rng.integers(self.pool_len))
@@ -63,6 +74,14 @@ class Arena:
                     self.agents[key] = make_agent(label, self.game, self.options)
                 self.agents[key].reset(s, int(rng.integers(2**63 - 1)))
 
+    def policy_inputs(self, ids, obs, mask, seat) -> np.ndarray:
+        """The policy network's inputs for the observations ``obs`` of ``seat`` in games ``ids``:
+        ``obs`` itself, or with a prior its rule-based agent's actions appended."""
+        if not self.prior:
+            return obs
+        return with_prior(obs, [self.prior_agents[(int(i), int(s))].act(o, m.copy(), self.vg.games[i].view(s))
+                                for i, s, o, m in zip(ids, seat, obs, mask)])
+
     def opponent_actions(self, ids, obs, mask, seat, pool_act) -> np.ndarray:
         actions = np.empty(len(ids), np.int64)
         kinds = self.kind[ids]
@@ -72,7 +91,8 @@ class Arena:
                 slots = self.slot[ids[sel]]
                 for slot in np.unique(slots):
                     sub = sel[slots == slot]
-                    actions[sub] = pool_act(int(slot), obs[sub], mask[sub])
+                    inputs = self.policy_inputs(ids[sub], obs[sub], mask[sub], seat[sub])
+                    actions[sub] = pool_act(int(slot), inputs, mask[sub])
                 continue
             for j in sel:
                 i, s = int(ids[j]), int(seat[j])
@@ -153,7 +173,7 @@ def play_greedy(net, game: str, options: dict, spec: str, episodes: int, run_see
     """The greedy ``net`` plays ``episodes`` games against ``spec`` (its seat rotating); the episodes
     as :meth:`Arena.take_episodes` gives them. The deals depend on ``run_seed`` and ``update`` only."""
     arena = Arena(game, episodes, run_seed + EVAL_SEED_OFFSET + update, options, [spec], [1.0], "0",
-                  new_episodes=False)
+                  new_episodes=False, prior=net.prior)
     for i in range(episodes):
         arena.new_episode(i, seat=i % arena.n, kind=0)
     live = np.ones(episodes, bool)
@@ -163,7 +183,8 @@ def play_greedy(net, game: str, options: dict, spec: str, episodes: int, run_see
         mine = seat == arena.learner[ids]
         actions = np.empty(len(ids), np.int64)
         if mine.any():
-            actions[mine] = net.act(obs[mine], mask[mine], greedy=True)
+            inputs = arena.policy_inputs(ids[mine], obs[mine], mask[mine], seat[mine])
+            actions[mine] = net.act(inputs, mask[mine], greedy=True)
         if (~mine).any():
             actions[~mine] = arena.opponent_actions(ids[~mine], obs[~mine], mask[~mine], seat[~mine], None)
         _, done = arena.step(ids, actions)

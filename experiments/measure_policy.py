@@ -31,6 +31,8 @@ def benchmark_selfplay(args) -> dict:
     """Self-play rollout throughput: every seat of ``num_envs`` games played by one untrained policy
     (batched inference on the CPU), env steps per second over ``args.benchmark`` seconds, and per
     second of this process's CPU time (what one core gives when other jobs share the machine)."""
+    if args.prior:
+        raise ValueError("--benchmark times the policy network alone; drop --prior")
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     vg = VectorGames(args.game, args.num_envs, args.seed, **parse_env_options(args.opt))
@@ -64,7 +66,7 @@ def evaluate_only(args) -> list[dict]:
     key, options = game_key(args.game), parse_env_options(args.opt)
     vg = VectorGames(key, 1, args.seed, **options)
     net = start_network(key, options, vg.obs_size, vg.num_actions, args.hidden, args.conv_channels, args.init_from,
-                        args.head, args.factor_dim)
+                        args.head, args.factor_dim, args.prior, args.prior_weight)
     rows = []
     for spec in eval_opponents(key, args.eval_opponents):
         start = time.perf_counter()

@@ -14,6 +14,9 @@
   :meth:`~rummy_env.agents.ppo_agent.PolicyNet.choose` (the legal logits only, Gumbel-max) from the
   distribution the update scores with :func:`rummy_env.agents.ppo_agent.masked_distribution`; the
   stored log-probability equals the recomputed one at the start of every update (``logp_err0``, tested).
+  With ``--prior heuristic`` the network is a residual policy over the rule-based agent (its
+  action, computed for every policy decision by :meth:`Arena.policy_inputs`, gets a learned logit
+  bonus): it starts as that agent and learns where to leave it.
 * **Update**: CleanRL's clipped PPO with GAE, plus dual-clip (``--dual-clip``).
 * **Opponent pool**: every ``--snapshot-every`` updates the policy joins it (``--pool-size`` slots,
   oldest replaced; it starts with the initial policy).
@@ -52,7 +55,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from rummy_env.agents.ppo_agent import masked_distribution
+from rummy_env.agents.ppo_agent import masked_distribution, with_prior
 from rummy_env.experiments import io
 from rummy_env.experiments.arena import Arena, eval_opponents, opponent_mix, play_greedy
 from rummy_env.experiments.checkpoints import (plot_curves, resume_trainer, save_trainer, seed_globals,
@@ -106,6 +109,10 @@ class Args(RunArgs):
     """gradient norm clipping"""
     target_kl: float = 0.0
     """stop an update's epochs early above this approximate KL (0: never)"""
+    prior: str = ""
+    """'heuristic': a residual policy over the rule-based agent, whose action gets a learned logit bonus (PolicyNet)"""
+    prior_weight: float = 5.0
+    """initial logit bonus of the prior's action"""
     init_from: str = ""
     """start from the network of this checkpoint or policy file (same game and sizes; a layout whose
     parts grew, as Contract Rummy's deal_index from one deal to seven, is widened with zero weights)"""
@@ -238,10 +245,12 @@ class Trainer:
         kinds, weights = opponent_mix(self.key, args.opponents)
         self.eval_specs = eval_opponents(self.key, args.eval_opponents)
         seed_globals(args.seed)
-        self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1)
+        self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1,
+                           prior=args.prior or None)
         vg = self.arena.vg
         self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,
-                                 args.conv_channels, args.init_from, args.head, args.factor_dim)
+                                 args.conv_channels, args.init_from, args.head, args.factor_dim, args.prior,
+                                 args.prior_weight)
         self.net.name = f"{self.key} training run {self.run_dir}"
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool = [copy.deepcopy(self.net.state_dict())]
@@ -268,15 +277,15 @@ class Trainer:
         args, arena, net, vg = self.args, self.arena, self.net, self.arena.vg
         T, N = args.num_steps, args.num_envs
         everyone = np.arange(N)
-        obs_b = torch.zeros((T, N, vg.obs_size))
+        obs_b = torch.zeros((T, N, vg.obs_size + bool(net.prior)))
         mask_b = torch.zeros((T, N, vg.num_actions), dtype=torch.bool)
         act_b = torch.zeros((T, N), dtype=torch.long)
         logp_b, val_b, rew_b, end_b = (torch.zeros((T, N)) for _ in range(4))
         # Fresh deals may start with an opponent to act (a no-op once every game waits for the learner).
         arena.advance(everyone, np.zeros(N), np.ones(N, bool), self.pool_act)
         for t in range(T):
-            obs, mask, _ = vg.observe()
-            obs_t, mask_t = torch.from_numpy(obs), torch.from_numpy(mask).bool()
+            obs, mask, seat = vg.observe()
+            obs_t, mask_t = torch.from_numpy(arena.policy_inputs(everyone, obs, mask, seat)), torch.from_numpy(mask).bool()
             with torch.no_grad():
                 action, logp, value = net.choose(obs_t, mask_t)
             obs_b[t], mask_b[t], act_b[t], logp_b[t], val_b[t] = obs_t, mask_t, action, logp, value
@@ -286,8 +295,11 @@ class Trainer:
             arena.advance(everyone, reward, ended, self.pool_act)
             rew_b[t] = torch.from_numpy(reward * args.reward_scale).float()
             end_b[t] = torch.from_numpy(ended.astype(np.float32))
+        obs = vg.observe()[0]
+        if net.prior:  # (the value head ignores the prior's action)
+            obs = with_prior(obs, np.zeros(N))
         with torch.no_grad():
-            next_value = net.value(torch.from_numpy(vg.observe()[0]))
+            next_value = net.value(torch.from_numpy(obs))
         adv, ret = compute_gae(rew_b, end_b, val_b, next_value, args.gamma, args.gae_lambda)
         return {"obs": obs_b.reshape(T * N, -1), "mask": mask_b.reshape(T * N, -1),
                 "actions": act_b.reshape(-1), "logp": logp_b.reshape(-1), "values": val_b.reshape(-1),
