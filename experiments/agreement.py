@@ -7,7 +7,8 @@ The rule-based agent plays every seat (:func:`rummy_env.experiments.imitate.coll
 ``--seed``); each run's ``policy.pt`` picks its masked arg-max on every decision. Per run: the
 agreement overall, on the decisions with more than one legal action, and per kind (the first word of
 the agent's action text: ``draw``, ``place``, ...). The JSON also holds each run's ``summary.json``
-(its held-out agreement, times, command and commit) and this command's provenance.
+(its held-out agreement, times, command and commit; none for a run stopped early) and this command's
+provenance. A residual policy (``--prior heuristic``) reads the rule-based move as its prior's.
 """
 from __future__ import annotations
 
@@ -18,19 +19,24 @@ import os
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import load_ppo_agent, masked_logits
+from rummy_env.agents.ppo_agent import load_ppo_agent, masked_logits, with_prior
 from rummy_env.experiments import io
 from rummy_env.experiments.imitate import collect
 from rummy_env.experiments.options import add_option_argument, parse_env_options
 from rummy_env.registry import game_key, make_raw_env
 
 
-def greedy_actions(net, obs: np.ndarray, mask: torch.Tensor, chunk: int = 1024) -> np.ndarray:
-    """The masked arg-max of ``net`` on each row of ``obs`` (float16 observations)."""
+def greedy_actions(net, obs: np.ndarray, mask: torch.Tensor, rule_actions: np.ndarray,
+                   chunk: int = 1024) -> np.ndarray:
+    """The masked arg-max of ``net`` on each row of ``obs`` (float16 observations); a network with a
+    prior (the rule-based agent) reads ``rule_actions`` as its prior's moves."""
     out = []
     with torch.no_grad():
         for j in range(0, len(obs), chunk):
-            logits, _ = net(torch.from_numpy(obs[j:j + chunk]).float())
+            inputs = obs[j:j + chunk].astype(np.float32)
+            if net.prior:
+                inputs = with_prior(inputs, rule_actions[j:j + chunk])
+            logits, _ = net(torch.from_numpy(inputs))
             out.append(masked_logits(logits, mask[j:j + chunk]).argmax(1).numpy())
     return np.concatenate(out)
 
@@ -44,9 +50,12 @@ def agreement(game: str, options: dict, runs: list[str], decisions: int, seed: i
     kind = np.array([env.action_to_text(int(a)).split()[0] for a in demos.action])
     results = {}
     for run in runs:
-        same = greedy_actions(load_ppo_agent(os.path.join(run, "policy.pt"), game).net, demos.obs, mask) == demos.action
-        with open(os.path.join(run, "summary.json")) as f:
-            summary = json.load(f)
+        net = load_ppo_agent(os.path.join(run, "policy.pt"), game).net
+        same = greedy_actions(net, demos.obs, mask, demos.action) == demos.action
+        summary, summary_path = None, os.path.join(run, "summary.json")  # (a run stopped by a timeout has none)
+        if os.path.exists(summary_path):
+            with open(summary_path) as f:
+                summary = json.load(f)
         results[run] = {
             "agreement": round(float(same.mean()), 4),
             "agreement_not_forced": round(float(same[~forced].mean()), 4),
@@ -61,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True, help="game name")
     add_option_argument(parser, dest="opt")
-    parser.add_argument("--runs", required=True, help="comma-separated run folders (each with policy.pt and summary.json)")
+    parser.add_argument("--runs", required=True, help="comma-separated run folders (each with policy.pt, and summary.json when the run finished)")
     parser.add_argument("--decisions", type=int, default=5000, help="fresh rule-based decisions to compare on")
     parser.add_argument("--seed", type=int, default=999, help="seed of the deals (use one not used in training)")
     parser.add_argument("--num-envs", type=int, default=32, help="games played side by side while collecting")

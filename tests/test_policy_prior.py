@@ -100,3 +100,15 @@ def test_prior_must_be_the_rule_based_agent_and_benchmark_refuses_it():
     from rummy_env.experiments import measure_policy
     with pytest.raises(ValueError, match="drop --prior"):
         measure_policy.benchmark_selfplay(tp.parse_args(["--game", "rummy", "--prior", "heuristic", "--benchmark", "1"]))
+
+
+def test_agreement_reads_the_rule_based_move_as_a_residual_policys_prior(tmp_path):
+    """A residual policy after two tiny updates still plays every rule-based move greedily (its
+    head's logits are far below the bonus of 5), so ``experiments/agreement.py`` must find full
+    agreement; a run stopped before its summary is scored too."""
+    from rummy_env.experiments import agreement
+    tp.train(tp.parse_args(TINY + ["--run-dir", str(tmp_path), "--total-timesteps", "128", "--eval-every", "0"]))
+    (tmp_path / "summary.json").unlink()
+    row = agreement.agreement("rummy", {"max_rounds": 1, "max_turns": 16}, [str(tmp_path)], 300, 999, 4)["runs"][str(tmp_path)]
+    assert row["agreement"] == 1.0 and row["training_summary"] is None
+    assert sum(k["decisions"] for k in row["by_kind"].values()) >= 300
