@@ -139,8 +139,8 @@ class PolicyNet(nn.Module):
     ``prior``: an agent spec (``"heuristic"``, the game's rule-based agent) whose chosen action gets
     a learned logit bonus ``prior_logit`` (initially ``prior_weight``) on top of the head's logit: a
     residual policy (Silver et al. 2018, arXiv:1812.06298). The network's input is then the
-    observation followed by one entry, the prior's action id (:func:`with_prior`; the value head
-    ignores it). With the head's small initial logits the untrained policy is the rule-based agent
+    observation followed by one entry, the prior's action id (:func:`with_prior`), except for
+    :meth:`value`, which reads the observation alone. With the head's small initial logits the untrained policy is the rule-based agent
     (greedy: exactly; sampled: it deviates with probability about (legal - 1) / e^prior_weight), and
     PPO learns where to leave it.
 
@@ -314,8 +314,9 @@ class PolicyNet(nn.Module):
             cause = "every observation entry is finite, so the network's parameters are not"
         return f"non-finite logits from {self.name}: {cause}"
 
-    def value(self, inputs: torch.Tensor) -> torch.Tensor:
-        return self.value_head(self.features(self.split_prior(inputs)[0])).squeeze(-1)
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        """The value head on observations (without a prior's action: the value does not read it)."""
+        return self.value_head(self.features(obs)).squeeze(-1)
 
     def legal_logits(self, x: torch.Tensor, board_map: torch.Tensor | None,
                      mask: torch.Tensor) -> tuple[np.ndarray, np.ndarray, torch.Tensor]:

@@ -55,7 +55,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from rummy_env.agents.ppo_agent import masked_distribution, with_prior
+from rummy_env.agents.ppo_agent import masked_distribution
 from rummy_env.experiments import io
 from rummy_env.experiments.arena import Arena, eval_opponents, opponent_mix, play_greedy
 from rummy_env.experiments.checkpoints import (plot_curves, resume_trainer, save_trainer, seed_globals,
@@ -295,11 +295,8 @@ class Trainer:
             arena.advance(everyone, reward, ended, self.pool_act)
             rew_b[t] = torch.from_numpy(reward * args.reward_scale).float()
             end_b[t] = torch.from_numpy(ended.astype(np.float32))
-        obs = vg.observe()[0]
-        if net.prior:  # (the value head ignores the prior's action)
-            obs = with_prior(obs, np.zeros(N))
         with torch.no_grad():
-            next_value = net.value(torch.from_numpy(obs))
+            next_value = net.value(torch.from_numpy(vg.observe()[0]))
         adv, ret = compute_gae(rew_b, end_b, val_b, next_value, args.gamma, args.gae_lambda)
         return {"obs": obs_b.reshape(T * N, -1), "mask": mask_b.reshape(T * N, -1),
                 "actions": act_b.reshape(-1), "logp": logp_b.reshape(-1), "values": val_b.reshape(-1),

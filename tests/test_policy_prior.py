@@ -37,7 +37,7 @@ def test_prior_adds_its_logit_to_the_priors_action_only_in_forward_and_choose():
     assert torch.allclose(logits, base + bonus, atol=1e-6) and torch.allclose(value, base_value)
     actions, logp, _ = net.choose(inputs, legal)
     assert torch.allclose(masked_distribution(logits, legal).log_prob(actions), logp, atol=1e-5)
-    assert torch.allclose(net.value(inputs), value)
+    assert torch.allclose(net.value(torch.from_numpy(obs)), value)
 
 
 @pytest.mark.parametrize("game", ["rummy", "tongits", "contract_rummy", "i_doubt_it"])
