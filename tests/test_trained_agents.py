@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # it was trained with.
 POLICIES = [
     ("rummy", "rummy/policy_fp16.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
-    ("tongits", "tongits/policy_fp16.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
+    ("tongits", "tongits/policy_fp16.pt", {}),
     ("i_doubt_it", "i_doubt_it/policy_fp16.pt", {}),
     ("contract_rummy", "contract_rummy/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
     ("ginny_o", "ginny_o/policy_fp16.pt", {}),
@@ -43,6 +43,8 @@ POLICIES = [
     ("contract_rummy", "runs/contract_rummy_value_clone_s21/policy_fp16.pt", {"deals": [1], "reward_mode": "win_loss"}),
     ("ginny_o", "runs/ginny_o_factored_s2/policy_fp16.pt", {}),
     ("rummy", "runs/rummy_s2/policy_fp16.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
+    ("tongits", "runs/tongits_onehand/policy_fp16.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
+    ("tongits", "runs/tongits_prior_s2/policy_fp16.pt", {}),
 ]
 
 
