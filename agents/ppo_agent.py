@@ -140,9 +140,9 @@ class PolicyNet(nn.Module):
     a learned logit bonus ``prior_logit`` (initially ``prior_weight``) on top of the head's logit: a
     residual policy (Silver et al. 2018, arXiv:1812.06298). The network's input is then the
     observation followed by one entry, the prior's action id (:func:`with_prior`), except for
-    :meth:`value`, which reads the observation alone. With the head's small initial logits the untrained policy is the rule-based agent
-    (greedy: exactly; sampled: it deviates with probability about (legal - 1) / e^prior_weight), and
-    PPO learns where to leave it.
+    :meth:`value`, which reads the observation alone. With the head's small initial logits the
+    untrained policy is the rule-based agent (greedy: exactly; sampled: it deviates with probability
+    about (legal - 1) / e^prior_weight), and PPO learns where to leave it.
 
     ``name`` (not saved) says which policy this is in error messages, e.g. the checkpoint path.
     """
@@ -369,8 +369,9 @@ class PolicyNet(nn.Module):
     def choose(self, inputs: torch.Tensor, mask: torch.Tensor, greedy: bool = False,
                generator: torch.Generator | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(actions, their log-probabilities, values) for ``inputs`` (B, obs_size, plus the prior's
-        action with a ``prior``) under ``mask`` (B, A): the fast path of acting (the log-probabilities carry no gradient). The
-        policy head is computed only where :meth:`legal_logits` needs it (the actions legal
+        action with a ``prior``) under ``mask`` (B, A): the fast path of acting (the
+        log-probabilities carry no gradient). The policy head is computed only where
+        :meth:`legal_logits` needs it (the actions legal
         somewhere in the batch: a few hundred of up to 23,509), and :func:`pick_per_row` draws from
         the softmax of the legal logits, the distribution of :func:`masked_distribution` (whose
         masked actions have probability 0), or with ``greedy`` takes the arg-max (the lowest action
