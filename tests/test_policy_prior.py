@@ -42,8 +42,9 @@ def test_prior_adds_its_logit_to_the_priors_action_only_in_forward_and_choose():
 
 @pytest.mark.parametrize("game", ["rummy", "tongits", "contract_rummy", "i_doubt_it"])
 def test_untrained_greedy_prior_policy_plays_the_rule_based_agents_moves(game):
-    """With the head's small initial logits the prior's bonus decides every greedy move: a whole
-    game where the residual policy's choice is compared with the rule-based agent's at each turn."""
+    """With the head's small initial logits the prior's bonus decides every greedy move: up to 400
+    turns of a game (its end, when sooner) where the residual policy's choice is compared with the
+    rule-based agent's at each turn."""
     torch.manual_seed(1)
     env = make_raw_env(game)
     env.reset(seed=5)
