@@ -45,6 +45,8 @@ POLICIES = [
     ("rummy", "runs/rummy_s2/policy_fp16.pt", {"reward_mode": "win_loss", "max_rounds": 1}),
     ("tongits", "runs/tongits_onehand/policy_fp16.pt", {"reward_mode": "win_loss", "hands_per_match": 1}),
     ("tongits", "runs/tongits_prior_s2/policy_fp16.pt", {}),
+    ("rummy", "runs/rummy_prior_mc_s1/policy_fp16.pt", {"reward_mode": "zero_sum"}),
+    ("rummy", "runs/rummy_prior_mc_s2/policy_fp16.pt", {"reward_mode": "zero_sum"}),
 ]
 
 
