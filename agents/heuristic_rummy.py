@@ -66,8 +66,23 @@ class RummyHeuristic(Agent):
         choice = self.choose(view)
         return int(ids[texts.index(choice)])
 
+    def ranked_actions(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> np.ndarray:
+        """Every legal action id, the agent's choice first, then in its order of preference
+        (:meth:`ranked`): the candidates a residual policy may explore
+        (``PolicyNet(prior_candidates=K)``)."""
+        ids = np.flatnonzero(action_mask)
+        position = {text: i for i, text in enumerate(view["legal_actions"])}
+        return ids[[position[text] for text in self.ranked(view)]]
+
     def choose(self, view: dict) -> str:
         """The chosen legal action text."""
+        return self.ranked(view, best_only=True)[0]
+
+    def ranked(self, view: dict, best_only: bool = False) -> list[str]:
+        """The legal action texts best first: in the draw phase the chosen draw, then the other; in
+        the play phase the melds (largest, then most points), the lay-offs (highest card), then the
+        discards (highest score), so the first is the module docstring's choice. ``best_only``:
+        that first one alone, without ranking the rest."""
         texts = view["legal_actions"]
         ace_high = bool(view.get("options", {}).get("ace_high", False))
         hand = [parse_card(t) for t in view["hand"]]
@@ -75,24 +90,34 @@ class RummyHeuristic(Agent):
             top = parse_card(view["discard"][-1])
             with_top = mask_of(hand) | BIT[top]
             makes_meld = any(not meld & ~with_top for meld in _MELDS_WITH[ace_high][top])
-            return "take discard" if makes_meld and "take discard" in texts else "draw stock"
+            choice = "take discard" if makes_meld and "take discard" in texts else "draw stock"
+            return [choice] + [t for t in texts if t != choice]
         points = ACE_FIFTEEN_POINTS if ace_high else POINTS
         melds = [t for t in texts if t.startswith("meld ")]
-        if melds:
-            return max(melds, key=lambda t: (len(t.split()), sum(points[parse_card(w)] for w in t.split()[1:]), t))
         layoffs = [t for t in texts if t.startswith("layoff ")]
-        if layoffs:
-            return max(layoffs, key=lambda t: (points[parse_card(t.split()[1])], t))
+
+        def meld_key(t: str) -> tuple:
+            return len(t.split()), sum(points[parse_card(w)] for w in t.split()[1:]), t
+
+        def layoff_key(t: str) -> tuple:
+            return points[parse_card(t.split()[1])], t
+
+        if best_only and (melds or layoffs):
+            return [max(melds, key=meld_key) if melds else max(layoffs, key=layoff_key)]
         table = [mask_of(parse_card(c) for c in md["cards"]) for md in view["melds"]]
         legal_melds = _LEGAL_MELDS[ace_high]
         known = [parse_card(c) for q, cards in enumerate(view.get("known_cards", [])) if q != view["seat"]
                  for c in cards]
 
-        def score(text: str) -> tuple:
+        def discard_key(text: str) -> tuple:
             c = parse_card(text.split()[1])
             useful = sum(1 for o in hand if o != c and _near(c, o, ace_high))
             feeds_table = any(meld | BIT[c] in legal_melds for meld in table)
             feeds_known = sum(1 for o in known if _near(c, o, ace_high))
             return (points[c] - 4 * useful - 15 * feeds_table - 8 * feeds_known, c)
 
-        return max((t for t in texts if t.startswith("discard ")), key=score)
+        discards = [t for t in texts if t.startswith("discard ")]
+        if best_only:
+            return [max(discards, key=discard_key)]
+        return (sorted(melds, key=meld_key, reverse=True) + sorted(layoffs, key=layoff_key, reverse=True)
+                + sorted(discards, key=discard_key, reverse=True))

@@ -144,6 +144,11 @@ class PolicyNet(nn.Module):
     untrained policy is the rule-based agent (greedy: exactly; sampled: it deviates with probability
     about (legal - 1) / e^prior_weight), and PPO learns where to leave it.
 
+    ``prior_candidates`` K > 0: the input ends with the prior's K best legal actions instead (its
+    ``ranked_actions``, its choice first, padded with -1), the bonus goes to the first, and the
+    policy may play only those K (the others get the logit -1e9, as masked actions): exploration,
+    and what PPO can learn, stay among the moves the rule-based agent ranks highest.
+
     ``name`` (not saved) says which policy this is in error messages, e.g. the checkpoint path.
     """
 
@@ -151,8 +156,11 @@ class PolicyNet(nn.Module):
                  board_shape: tuple[int, int, int] | None = None, board_offset: int = 0,
                  conv_channels: int = 32, obs_log1p: bool = False, head: str = "flat",
                  action_grid: tuple[int, int, int] | None = None, factor_dim: int = 32,
-                 prior: str | None = None, prior_weight: float = 5.0):
+                 prior: str | None = None, prior_weight: float = 5.0, prior_candidates: int = 0):
         super().__init__()
+        if prior_candidates < 0 or (prior_candidates and not prior):
+            raise ValueError(f"prior_candidates must be 0, or >= 1 with a prior; got {prior_candidates} "
+                             f"with prior {prior!r}")
         self.config = {"obs_size": int(obs_size), "num_actions": int(num_actions),
                        "hidden": [int(h) for h in hidden],
                        "board_shape": None if board_shape is None else [int(x) for x in board_shape],
@@ -160,8 +168,12 @@ class PolicyNet(nn.Module):
                        "obs_log1p": bool(obs_log1p), "head": head,
                        "action_grid": (None if head != "factored" or action_grid is None  # the flat head has none
                                        else [int(x) for x in action_grid]),
-                       "factor_dim": int(factor_dim), "prior": prior or None}
+                       "factor_dim": int(factor_dim), "prior": prior or None,
+                       "prior_candidates": int(prior_candidates)}
         self.prior = prior or None
+        self.prior_candidates = int(prior_candidates)
+        self.prior_width = 0 if not self.prior else max(1, self.prior_candidates)
+        """input entries after the observation: the prior's action ids"""
         if self.prior:
             self.prior_logit = nn.Parameter(torch.tensor(float(prior_weight)))
         self.obs_log1p = bool(obs_log1p)
@@ -287,10 +299,14 @@ class PolicyNet(nn.Module):
         return h
 
     def split_prior(self, inputs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
-        """(observation, the prior's action ids or None) of the network's ``inputs``."""
+        """(observation, the prior's action ids (B, prior_width) or None) of the network's ``inputs``."""
         if not self.prior:
             return inputs, None
-        return inputs[:, :-1], inputs[:, -1].long()
+        return inputs[:, :-self.prior_width], inputs[:, -self.prior_width:].long()
+
+    def candidate_columns(self, prior: torch.Tensor) -> torch.Tensor:
+        """The prior's candidate ids (B, K) with the padding (-1) replaced by the first candidate."""
+        return torch.where(prior >= 0, prior, prior[:, :1])
 
     def forward(self, inputs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits, value) before masking; ``ValueError`` if a logit is not finite."""
@@ -298,7 +314,10 @@ class PolicyNet(nn.Module):
         x, board_map = self.encode(obs)
         logits = self.action_logits(x, board_map)
         if prior is not None:
-            logits = logits.scatter_add(1, prior[:, None], self.prior_logit.expand(len(prior), 1))
+            logits = logits.scatter_add(1, prior[:, :1], self.prior_logit.expand(len(prior), 1))
+            if self.prior_candidates:
+                keep = torch.zeros_like(logits, dtype=torch.bool).scatter_(1, self.candidate_columns(prior), True)
+                logits = torch.where(keep, logits, torch.full_like(logits, MASK_FILL))
         if not torch.isfinite(logits).all():
             raise ValueError(self.nonfinite_message(obs))
         return logits, self.value_head(x).squeeze(-1)
@@ -380,7 +399,11 @@ class PolicyNet(nn.Module):
         x, board_map = self.encode(obs) if self.board_shape is not None else (self.sparse_features(obs), None)
         rows, cols, legal = self.legal_logits(x, board_map, mask)
         if prior is not None:
-            legal = legal + self.prior_logit * torch.from_numpy(cols == prior.numpy()[rows])
+            prior_of_pair = prior.numpy()[rows]
+            legal = legal + self.prior_logit * torch.from_numpy(cols == prior_of_pair[:, 0])
+            if self.prior_candidates:
+                candidate = (cols[:, None] == prior_of_pair).any(1)
+                legal = torch.where(torch.from_numpy(candidate), legal, torch.full_like(legal, MASK_FILL))
         if not torch.isfinite(legal.sum()) and not torch.isfinite(legal).all():  # (the sum: one cheap pass)
             raise ValueError(self.nonfinite_message(obs))
         uniform = None if greedy else torch.rand(legal.shape, generator=generator).numpy()
@@ -396,29 +419,48 @@ class PolicyNet(nn.Module):
                            generator)[0].numpy()
 
 
-def with_prior(obs: np.ndarray, prior_actions: np.ndarray) -> np.ndarray:
-    """The inputs of a network with a ``prior``: each observation row followed by its prior action id."""
-    return np.concatenate([obs, np.asarray(prior_actions, np.float32)[:, None]], axis=1, dtype=np.float32)
+def with_prior(obs: np.ndarray, prior_actions) -> np.ndarray:
+    """The inputs of a network with a ``prior``: each observation row followed by its prior's action
+    id, or its row of candidate ids (``prior_actions`` (B,) or (B, K), as :func:`prior_ids` gives)."""
+    ids = np.asarray(prior_actions, np.float32).reshape(len(obs), -1)
+    return np.concatenate([obs, ids], axis=1, dtype=np.float32)
+
+
+def prior_ids(agent: Agent, observation: np.ndarray, action_mask: np.ndarray, view: dict,
+              candidates: int = 0) -> list[int]:
+    """A residual policy's input entries after the observation, for one decision of its prior
+    ``agent``: the agent's action, or with ``candidates`` K (the network's ``prior_candidates``) its
+    K best legal actions, best first, padded with -1."""
+    if not candidates:
+        return [agent.act(observation, action_mask.copy(), view)]
+    best = [int(a) for a in agent.ranked_actions(observation, action_mask.copy(), view)[:candidates]]
+    return best + [-1] * (candidates - len(best))
 
 
 def policy_for_game(game: str, obs_size: int, num_actions: int, hidden: str = "256,256",
                     conv_channels: int = 32, head: str = "flat", factor_dim: int = 32,
-                    prior: str = "", prior_weight: float = 5.0) -> PolicyNet:
+                    prior: str = "", prior_weight: float = 5.0, prior_candidates: int = 0) -> PolicyNet:
     """A fresh :class:`PolicyNet` for ``game``: ``hidden`` is comma-separated layer widths; the conv
     board reader is added when the game module exposes ``OBS_BOARD_SHAPE`` (Ginny-O); ``head``
     ``"factored"`` reads the game's ``ACTION_GRID`` (Ginny-O; ``ValueError`` for a game without one);
     ``prior`` ``"heuristic"`` adds the residual over the rule-based agent (``ValueError`` for another
-    spec)."""
+    spec); ``prior_candidates`` K restricts it to the rule-based agent's K best moves (``ValueError`` for
+    a game whose rule-based agent does not rank its moves)."""
     module = game_module(game)
     if head == "factored" and not hasattr(module, "ACTION_GRID"):
         raise ValueError(f"{game_key(game)} has no action grid for a factored policy head (only ginny_o has)")
     if prior not in ("", "heuristic"):
         raise ValueError(f"policy prior must be '' (none) or 'heuristic', got {prior!r}")
+    if prior and prior_candidates:
+        from .registry import make_agent
+        if not hasattr(make_agent(prior, game), "ranked_actions"):
+            raise ValueError(f"prior candidates need a rule-based agent that ranks its moves; {game_key(game)}'s does not")
     return PolicyNet(obs_size, num_actions, tuple(int(h) for h in hidden.split(",") if h),
                      board_shape=getattr(module, "OBS_BOARD_SHAPE", None),
                      board_offset=getattr(module, "OBS_BOARD_OFFSET", 0), conv_channels=conv_channels,
                      obs_log1p=True, head=head, action_grid=getattr(module, "ACTION_GRID", None),
-                     factor_dim=factor_dim, prior=prior, prior_weight=prior_weight)
+                     factor_dim=factor_dim, prior=prior, prior_weight=prior_weight,
+                     prior_candidates=prior_candidates)
 
 
 def committed_checkpoint(game: str) -> str:
@@ -458,7 +500,8 @@ def policy_from_checkpoint(data: dict) -> PolicyNet:
     net = PolicyNet(cfg["obs_size"], cfg["num_actions"], tuple(cfg["hidden"]),
                     None if cfg["board_shape"] is None else tuple(cfg["board_shape"]),
                     cfg["board_offset"], cfg["conv_channels"], cfg.get("obs_log1p", False),
-                    cfg.get("head", "flat"), cfg.get("action_grid"), cfg.get("factor_dim", 32), cfg.get("prior"))
+                    cfg.get("head", "flat"), cfg.get("action_grid"), cfg.get("factor_dim", 32), cfg.get("prior"),
+                    prior_candidates=cfg.get("prior_candidates", 0))
     net.load_state_dict(data["model"])
     net.eval()
     net.name = f"{data.get('game')} policy"
@@ -499,7 +542,8 @@ class PPOAgent(Agent):
                              f"actions, got {observation.shape} and {action_mask.shape}")
         inputs = observation[None]
         if self.prior_agent is not None:
-            inputs = with_prior(inputs, [self.prior_agent.act(observation, action_mask.copy(), view)])
+            inputs = with_prior(inputs, prior_ids(self.prior_agent, observation, action_mask, view,
+                                                 self.net.prior_candidates))
         return int(self.net.act(inputs, action_mask[None], self.greedy, self.generator)[0])
 
 

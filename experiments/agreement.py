@@ -30,6 +30,9 @@ def greedy_actions(net, obs: np.ndarray, mask: torch.Tensor, rule_actions: np.nd
                    chunk: int = 1024) -> np.ndarray:
     """The masked arg-max of ``net`` on each row of ``obs`` (float16 observations); a network with a
     prior (the rule-based agent) reads ``rule_actions`` as its prior's moves."""
+    if net.prior_candidates:
+        raise ValueError(f"{net.name} plays only its prior's ranked candidates, which the collected "
+                         "decisions do not record: agreement cannot score it")
     out = []
     with torch.no_grad():
         for j in range(0, len(obs), chunk):

@@ -15,7 +15,7 @@ import numpy as np
 
 from rummy_env.agents.registry import make_agent
 from rummy_env.agents.base import win_credit
-from rummy_env.agents.ppo_agent import with_prior
+from rummy_env.agents.ppo_agent import prior_ids, with_prior
 from rummy_env.vector import VectorGames
 
 
@@ -24,16 +24,18 @@ class Arena:
 
     ``kinds`` are labels: ``"pool"`` (a snapshot slot of the policy, acted for by the caller's
     ``pool_act(slot, obs, mask)``) or an agent spec (``"random"``, ``"heuristic"``, ``"ppo:PATH"``).
-    ``prior``: the agent spec of the policy's prior (:class:`rummy_env.agents.ppo_agent.PolicyNet`),
-    whose action :meth:`policy_inputs` appends to the observations of the policy's seats (the
-    learner's, and a pool snapshot's); one such agent per game and seat, reset with the episode.
+    ``prior`` and ``prior_candidates``: those of the policy (:class:`rummy_env.agents.ppo_agent.PolicyNet`):
+    :meth:`policy_inputs` appends the prior's action (or candidates) to the observations of the
+    policy's seats (the learner's, and a pool snapshot's); one prior agent per game and seat, reset
+    with the episode.
     Picklable: the games, generators and agents travel in the training checkpoint.
     """
 
     def __init__(self, game: str, num_envs: int, seed: int, options: dict, kinds: list[str],
                  weights: list[float], seat: str, pool_len: int = 0, new_episodes: bool = True,
-                 prior: str | None = None):
+                 prior: str | None = None, prior_candidates: int = 0):
         self.game, self.options, self.kinds, self.seat, self.prior = game, options, kinds, seat, prior
+        self.prior_candidates = prior_candidates
         self.prior_agents: dict[tuple[int, int], object] = {}
         self.vg = VectorGames(game, num_envs, seed, **options)
         self.n = self.vg.num_players
@@ -79,7 +81,8 @@ class Arena:
         ``obs`` itself, or with a prior its rule-based agent's actions appended."""
         if not self.prior:
             return obs
-        return with_prior(obs, [self.prior_agents[(int(i), int(s))].act(o, m.copy(), self.vg.games[i].view(s))
+        return with_prior(obs, [prior_ids(self.prior_agents[(int(i), int(s))], o, m, self.vg.games[i].view(s),
+                                          self.prior_candidates)
                                 for i, s, o, m in zip(ids, seat, obs, mask)])
 
     def opponent_actions(self, ids, obs, mask, seat, pool_act) -> np.ndarray:
@@ -173,7 +176,8 @@ def play_greedy(net, game: str, options: dict, spec: str, episodes: int, run_see
     """The greedy ``net`` plays ``episodes`` games against ``spec`` (its seat rotating); the episodes
     as :meth:`Arena.take_episodes` gives them. The deals depend on ``run_seed`` and ``update`` only."""
     arena = Arena(game, episodes, run_seed + EVAL_SEED_OFFSET + update, options, [spec], [1.0], "0",
-                  new_episodes=False, prior=net.prior)
+                  new_episodes=False, prior=net.prior,
+                  prior_candidates=net.prior_candidates)
     for i in range(episodes):
         arena.new_episode(i, seat=i % arena.n, kind=0)
     live = np.ones(episodes, bool)

@@ -102,10 +102,11 @@ def restore_random_states(data: dict) -> None:
 
 def start_network(game: str, options: dict, obs_size: int, num_actions: int, hidden: str, conv_channels: int,
                   init_from: str = "", head: str = "flat", factor_dim: int = 32, prior: str = "",
-                  prior_weight: float = 5.0):
+                  prior_weight: float = 5.0, prior_candidates: int = 0):
     """The network of :func:`rummy_env.agents.ppo_agent.policy_for_game`; with ``init_from`` (a
     checkpoint or policy file) its weights, after checking the file's game, options, layout and sizes."""
-    net = policy_for_game(game, obs_size, num_actions, hidden, conv_channels, head, factor_dim, prior, prior_weight)
+    net = policy_for_game(game, obs_size, num_actions, hidden, conv_channels, head, factor_dim, prior, prior_weight,
+                          prior_candidates)
     if init_from:
         data = torch.load(init_from, map_location="cpu", weights_only=True)
         if data.get("model_config", {}).get("obs_size") != obs_size:

@@ -16,7 +16,8 @@
   stored log-probability equals the recomputed one at the start of every update (``logp_err0``, tested).
   With ``--prior heuristic`` the network is a residual policy over the rule-based agent (its
   action, computed for every policy decision by :meth:`Arena.policy_inputs`, gets a learned logit
-  bonus): it starts as that agent and learns where to leave it.
+  bonus): it starts as that agent and learns where to leave it; ``--prior-candidates K`` keeps it
+  to that agent's K best moves, so it explores only among them.
 * **Update**: CleanRL's clipped PPO with GAE, plus dual-clip (``--dual-clip``).
 * **Opponent pool**: every ``--snapshot-every`` updates the policy joins it (``--pool-size`` slots,
   oldest replaced; it starts with the initial policy).
@@ -113,6 +114,8 @@ class Args(RunArgs):
     """'heuristic': a residual policy over the rule-based agent, whose action gets a learned logit bonus (PolicyNet)"""
     prior_weight: float = 5.0
     """initial logit bonus of the prior's action"""
+    prior_candidates: int = 0
+    """K > 0: the residual policy plays only the prior's K best moves (its ranking; Rummy's rule-based agent has one)"""
     init_from: str = ""
     """start from the network of this checkpoint or policy file (same game and sizes; a layout whose
     parts grew, as Contract Rummy's deal_index from one deal to seven, is widened with zero weights)"""
@@ -246,11 +249,11 @@ class Trainer:
         self.eval_specs = eval_opponents(self.key, args.eval_opponents)
         seed_globals(args.seed)
         self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1,
-                           prior=args.prior or None)
+                           prior=args.prior or None, prior_candidates=args.prior_candidates)
         vg = self.arena.vg
         self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,
                                  args.conv_channels, args.init_from, args.head, args.factor_dim, args.prior,
-                                 args.prior_weight)
+                                 args.prior_weight, args.prior_candidates)
         self.net.name = f"{self.key} training run {self.run_dir}"
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool = [copy.deepcopy(self.net.state_dict())]
@@ -277,7 +280,7 @@ class Trainer:
         args, arena, net, vg = self.args, self.arena, self.net, self.arena.vg
         T, N = args.num_steps, args.num_envs
         everyone = np.arange(N)
-        obs_b = torch.zeros((T, N, vg.obs_size + bool(net.prior)))
+        obs_b = torch.zeros((T, N, vg.obs_size + net.prior_width))
         mask_b = torch.zeros((T, N, vg.num_actions), dtype=torch.bool)
         act_b = torch.zeros((T, N), dtype=torch.long)
         logp_b, val_b, rew_b, end_b = (torch.zeros((T, N)) for _ in range(4))

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from rummy_env.agents.ppo_agent import PPOAgent, load_ppo_agent, masked_distribution, policy_for_game, with_prior
+from rummy_env.agents.ppo_agent import (PPOAgent, load_ppo_agent, masked_distribution, policy_for_game, prior_ids,
+                                        with_prior)
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments import train_ppo as tp
 from rummy_env.registry import make_raw_env
@@ -113,3 +114,90 @@ def test_agreement_reads_the_rule_based_move_as_a_residual_policys_prior(tmp_pat
     row = agreement.agreement("rummy", {"max_rounds": 1, "max_turns": 16}, [str(tmp_path)], 300, 999, 4)["runs"][str(tmp_path)]
     assert row["agreement"] == 1.0 and row["training_summary"] is None
     assert sum(k["decisions"] for k in row["by_kind"].values()) >= 300
+
+
+def _candidate_rows(game: str, vg: VectorGames, mask: np.ndarray, k: int) -> np.ndarray:
+    """Each game's K best moves by its rule-based agent, padded with -1 (``prior_ids``)."""
+    rows = []
+    for i, m in enumerate(mask):
+        agent = make_agent("heuristic", game)
+        agent.reset(vg.games[i].current_player, 0)
+        rows.append(prior_ids(agent, vg.observe()[0][i], m, vg.games[i].view(vg.games[i].current_player), k))
+    return np.array(rows)
+
+
+def test_candidates_leave_the_policy_only_the_priors_best_moves():
+    """``prior_candidates=3``: in forward and choose every action outside the three ranked candidates
+    has the logit -1e9, the first gets the bonus, and 200 samples per game stay among the candidates."""
+    torch.manual_seed(0)
+    vg = VectorGames("rummy", 8, 4)
+    drawn = np.arange(4)  # games 0-3 draw, so they are in the play phase; 4-7 are still to draw
+    vg.step(np.array([int(np.flatnonzero(m)[0]) for m in vg.observe(drawn)[1]]), drawn)
+    net = policy_for_game("rummy", vg.obs_size, vg.num_actions, hidden="32", prior="heuristic", prior_weight=0.0,
+                          prior_candidates=3)
+    obs, mask, _ = vg.observe()
+    candidates = _candidate_rows("rummy", vg, mask, 3)
+    assert (candidates[:, 0] >= 0).all() and (candidates == -1).any() and (candidates[:, 2] >= 0).any()
+    inputs = torch.from_numpy(with_prior(obs, candidates))
+    logits, _ = net(inputs)
+    legal = torch.from_numpy(mask).bool()
+    for row, ids in zip(logits, candidates):
+        outside = np.setdiff1d(np.arange(vg.num_actions), ids[ids >= 0])
+        assert (row[outside] == -1e9).all() and (row[ids[ids >= 0]] > -1e3).all()
+    seen = [set() for _ in range(8)]
+    for _ in range(200):
+        actions, logp, _ = net.choose(inputs, legal)
+        assert torch.allclose(masked_distribution(logits, legal).log_prob(actions), logp, atol=1e-5)
+        for i, a in enumerate(actions.tolist()):
+            seen[i].add(a)
+    for i, ids in enumerate(candidates):
+        assert seen[i] == set(ids[ids >= 0].tolist())  # with no bonus, every candidate is drawn
+
+
+def test_rummy_rule_based_ranking_starts_with_its_choice_and_holds_every_legal_move():
+    """Every decision of one Rummy match (at least 300): ``ranked_actions`` lists each legal action
+    once, and its first is the agent's ``act``."""
+    env = make_raw_env("rummy")
+    env.reset(seed=11)
+    state, agent = env.game, make_agent("heuristic", "rummy")
+    compared = 0
+    while not state.done:
+        seat = state.current_player
+        obs, mask, view = state.observation(seat), state.legal_mask(), state.view(seat)
+        ranked = agent.ranked_actions(obs, mask.copy(), view)
+        choice = agent.act(obs, mask.copy(), view)
+        assert ranked[0] == choice and sorted(ranked.tolist()) == np.flatnonzero(mask).tolist()
+        state.step(choice)
+        compared += 1
+    assert compared >= 300
+
+
+def test_candidate_prior_trains_resumes_its_width_and_its_checkpoint_plays_candidates(tmp_path):
+    trainer = tp.train(tp.parse_args(TINY + ["--run-dir", str(tmp_path), "--total-timesteps", "128",
+                                             "--prior-candidates", "3", "--prior-weight", "1"]))
+    assert trainer.net.prior_width == 3
+    with open(tmp_path / "train.csv") as f:
+        assert all(float(r["logp_err0"]) < 1e-5 for r in csv.DictReader(f))
+    agent = load_ppo_agent(str(tmp_path / "policy.pt"), "rummy", options={"max_rounds": 1, "max_turns": 16})
+    agent.greedy = False
+    assert agent.net.prior_candidates == 3
+    env = make_raw_env("rummy", max_rounds=1, max_turns=16)
+    env.reset(seed=3)
+    rule = make_agent("heuristic", "rummy")
+    agent.reset(0, 1)
+    moves = 0
+    while not env.game.done:
+        seat = env.game.current_player
+        obs, mask, view = env.game.observation(seat), env.game.legal_mask(), env.game.view(seat)
+        action = agent.act(obs, mask.copy(), view)
+        assert action in rule.ranked_actions(obs, mask.copy(), view)[:3]
+        env.game.step(action)
+        moves += 1
+    assert moves > 20
+
+
+def test_candidates_need_a_prior_that_ranks_its_moves():
+    with pytest.raises(ValueError, match="ranks its moves"):
+        policy_for_game("tongits", 10, 5, prior="heuristic", prior_candidates=3)
+    with pytest.raises(ValueError, match="prior_candidates must be"):
+        policy_for_game("rummy", 10, 5, prior_candidates=3)
