@@ -78,6 +78,13 @@ class ContractRummyHeuristic(Agent):
         self._id_of = {t: int(a) for t, a in zip(texts, np.flatnonzero(action_mask))}
         return self._id_of[self.choose(view)]
 
+    def ranked_actions(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> np.ndarray:
+        """The chosen action id first, then, at a draw or a discard, the other draws in legal order or
+        the other discards by the discard score (:meth:`candidate_plans`); elsewhere the choice alone:
+        the candidates a residual policy may explore (``PolicyNet(prior_candidates=K)``)."""
+        choice = self.act(observation, action_mask, view)
+        return np.array([self._id_of[t] for t in self._ranked] or [choice], np.int64)
+
     def candidate_plans(self, count: int) -> list[list[int]] | None:
         """After a draw or a discard, the ``count`` best of them as one-action moves: the choice
         first, then the other draws in legal order or the other discards by the discard score."""

@@ -69,7 +69,7 @@ class RummyHeuristic(Agent):
     def ranked_actions(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> np.ndarray:
         """Every legal action id, the agent's choice first, then in its order of preference
         (:meth:`ranked`): the candidates a residual policy may explore
-        (``PolicyNet(prior_candidates=K)``)."""
+        (``PolicyNet(prior_candidates=K)``; an agent may also rank only some of its legal moves)."""
         ids = np.flatnonzero(action_mask)
         position = {text: i for i, text in enumerate(view["legal_actions"])}
         return ids[[position[text] for text in self.ranked(view)]]

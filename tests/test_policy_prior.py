@@ -201,3 +201,29 @@ def test_candidates_need_a_prior_that_ranks_its_moves():
         policy_for_game("tongits", 10, 5, prior="heuristic", prior_candidates=3)
     with pytest.raises(ValueError, match="prior_candidates must be"):
         policy_for_game("rummy", 10, 5, prior_candidates=3)
+
+
+def test_contract_rummy_ranking_starts_with_its_choice_and_ranks_draws_and_discards():
+    """Every decision of one seven-deal game (at least 1,000): ``ranked_actions`` starts with ``act``,
+    lists legal actions once each, and at a draw or a discard holds every legal draw, or every legal
+    discard but the joker."""
+    env = make_raw_env("contract_rummy")
+    env.reset(seed=11)
+    state, agent = env.game, make_agent("heuristic", "contract_rummy")
+    compared = ranked_more = 0
+    while not state.done:
+        seat = state.current_player
+        obs, mask, view = state.observation(seat), state.legal_mask(), state.view(seat)
+        ranked = agent.ranked_actions(obs, mask.copy(), view).tolist()
+        choice = agent.act(obs, mask.copy(), view)
+        assert ranked[0] == choice and len(set(ranked)) == len(ranked) and all(mask[ranked])
+        texts = [env.action_to_text(a) for a in np.flatnonzero(mask)]
+        kind = env.action_to_text(choice).split()[0]
+        if kind in ("draw", "take"):
+            assert len(ranked) == sum(t.split()[0] in ("draw", "take") for t in texts)
+        elif kind == "discard":
+            assert len(ranked) == max(1, sum(t.startswith("discard ") and t != "discard JK" for t in texts))
+        ranked_more += len(ranked) > 1
+        state.step(choice)
+        compared += 1
+    assert compared >= 1000 and ranked_more >= 300
