@@ -9,6 +9,11 @@ agreement overall, on the decisions with more than one legal action, and per kin
 the agent's action text: ``draw``, ``place``, ...). The JSON also holds each run's ``summary.json``
 (its held-out agreement, times, command and commit; none for a run stopped early) and this command's
 provenance. A residual policy (``--prior heuristic``) reads the rule-based move as its prior's.
+
+``--ranks``: also, on ``--decisions`` decisions of fresh rule-based games (:func:`departure_ranks`),
+where each run's move stands in the rule-based agent's own ranking (``ranked_actions``; Rummy and
+Contract Rummy), per kind: how far a residual policy restricted to the agent's K best moves
+(``--prior-candidates K``) could follow the run.
 """
 from __future__ import annotations
 
@@ -23,7 +28,9 @@ from rummy_env.agents.ppo_agent import load_ppo_agent, masked_logits, with_prior
 from rummy_env.experiments import io
 from rummy_env.experiments.imitate import collect
 from rummy_env.experiments.options import add_option_argument, parse_env_options
+from rummy_env.agents.registry import make_agent
 from rummy_env.registry import game_key, make_raw_env
+from rummy_env.vector import VectorGames
 
 
 def greedy_actions(net, obs: np.ndarray, mask: torch.Tensor, rule_actions: np.ndarray,
@@ -69,6 +76,39 @@ def agreement(game: str, options: dict, runs: list[str], decisions: int, seed: i
             "forced_share": round(float(forced.mean()), 4), "runs": results}
 
 
+def departure_ranks(game: str, options: dict, net, decisions: int, seed: int, num_envs: int) -> dict:
+    """Per kind of the rule-based move: decisions, and how many of ``net``'s greedy moves are the
+    rule-based agent's choice (rank 0), its second or third ranked move (1, 2), a later one ("3+"),
+    or one it does not rank ("unranked"); the rule-based agent plays every seat, deals from ``seed``."""
+    if net.prior:
+        raise ValueError(f"{net.name} is a residual policy: rank a policy without a prior")
+    vg = VectorGames(game, num_envs, seed, **options)
+    agents = [[make_agent("heuristic", game) for _ in range(vg.num_players)] for _ in range(num_envs)]
+    for i, row in enumerate(agents):
+        for s, agent in enumerate(row):
+            agent.reset(s, seed + i)
+    env = make_raw_env(game, **options)
+    counts: dict[str, dict[str, int]] = {}
+    seen = 0
+    while seen < decisions:
+        obs, mask, seat = vg.observe()
+        ranked = [agents[i][s].ranked_actions(obs[i], mask[i].copy(), vg.games[i].view(s)).tolist()
+                  for i, s in enumerate(seat.tolist())]
+        chosen = net.act(obs.astype(np.float32), mask, greedy=True)
+        for order, move in zip(ranked, chosen.tolist()):
+            rank = order.index(move) if move in order else -1
+            kind = counts.setdefault(env.action_to_text(order[0]).split()[0], {})
+            key = "unranked" if rank < 0 else str(rank) if rank < 3 else "3+"
+            kind[key] = kind.get(key, 0) + 1
+            kind["decisions"] = kind.get("decisions", 0) + 1
+        seen += len(ranked)
+        result = vg.step(np.array([order[0] for order in ranked]))
+        for i in np.flatnonzero(result.done):
+            for s, agent in enumerate(agents[i]):
+                agent.reset(s, seed + seen + i)
+    return {k: counts[k] for k in sorted(counts)}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True, help="game name")
@@ -77,11 +117,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--decisions", type=int, default=5000, help="fresh rule-based decisions to compare on")
     parser.add_argument("--seed", type=int, default=999, help="seed of the deals (use one not used in training)")
     parser.add_argument("--num-envs", type=int, default=32, help="games played side by side while collecting")
+    parser.add_argument("--ranks", action="store_true",
+                        help="also: where each run's move stands in the rule-based agent's ranking, by kind")
     parser.add_argument("--out", default="", help="also write the result, with git commit and command line, here")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     result = agreement(game_key(args.game), parse_env_options(args.opt), args.runs.split(","), args.decisions,
                        args.seed, args.num_envs)
+    if args.ranks:
+        for run, row in result["runs"].items():
+            net = load_ppo_agent(os.path.join(run, "policy.pt"), result["game"]).net
+            row["ranks"] = departure_ranks(result["game"], result["options"], net, args.decisions, args.seed,
+                                           args.num_envs)
     print(json.dumps({run: {k: v for k, v in r.items() if k != "training_summary"}
                       for run, r in result["runs"].items()}, indent=1))
     if args.out:
