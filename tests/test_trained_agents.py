@@ -47,6 +47,10 @@ POLICIES = [
     ("tongits", "runs/tongits_prior_s2/policy_fp16.pt", {}),
     ("rummy", "runs/rummy_prior_mc_s1/policy_fp16.pt", {"reward_mode": "zero_sum"}),
     ("rummy", "runs/rummy_prior_mc_s2/policy_fp16.pt", {"reward_mode": "zero_sum"}),
+    ("contract_rummy", "runs/contract_rummy_cand3_s1/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_cand3_s2/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_curriculum_s1/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_curriculum_s2/policy_fp16.pt", {}),
 ]
 
 
