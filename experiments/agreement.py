@@ -25,10 +25,10 @@ import numpy as np
 import torch
 
 from rummy_env.agents.ppo_agent import load_ppo_agent, masked_logits, with_prior
+from rummy_env.agents.registry import make_agent
 from rummy_env.experiments import io
 from rummy_env.experiments.imitate import collect
 from rummy_env.experiments.options import add_option_argument, parse_env_options
-from rummy_env.agents.registry import make_agent
 from rummy_env.registry import game_key, make_raw_env
 from rummy_env.vector import VectorGames
 

@@ -227,3 +227,19 @@ def test_contract_rummy_ranking_starts_with_its_choice_and_ranks_draws_and_disca
         state.step(choice)
         compared += 1
     assert compared >= 1000 and ranked_more >= 300
+
+
+def test_departure_ranks_counts_every_decision_once_and_refuses_a_residual_policy():
+    """``agreement.departure_ranks`` on 96 decisions of rule-based Rummy: per kind, the ranks add up
+    to its decisions, and the kinds to the decisions seen (a multiple of the 8 games)."""
+    from rummy_env.experiments import agreement
+    torch.manual_seed(0)
+    vg = VectorGames("rummy", 1, 0)
+    net = policy_for_game("rummy", vg.obs_size, vg.num_actions, hidden="32")
+    ranks = agreement.departure_ranks("rummy", {}, net, 96, 5, 8)
+    assert sum(k["decisions"] for k in ranks.values()) == 96
+    for counts in ranks.values():
+        assert sum(v for key, v in counts.items() if key != "decisions") == counts["decisions"]
+    residual = policy_for_game("rummy", vg.obs_size, vg.num_actions, hidden="32", prior="heuristic")
+    with pytest.raises(ValueError, match="residual policy"):
+        agreement.departure_ranks("rummy", {}, residual, 96, 5, 8)
