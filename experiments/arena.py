@@ -28,14 +28,20 @@ class Arena:
     :meth:`policy_inputs` appends the prior's action (or candidates) to the observations of the
     policy's seats (the learner's, and a pool snapshot's); one prior agent per game and seat, reset
     with the episode.
+    ``return_per_deal``: every step on which the engine scores (the end of a deal, round or hand)
+    ends the learner's return, as an episode's end does, while the game plays on: an action's
+    advantage then weighs its own deal only. ``relative_reward``: the learner is paid its reward
+    minus the mean of the other seats' rewards (zero-sum: a penalty counts against the others' penalties).
     Picklable: the games, generators and agents travel in the training checkpoint.
     """
 
     def __init__(self, game: str, num_envs: int, seed: int, options: dict, kinds: list[str],
                  weights: list[float], seat: str, pool_len: int = 0, new_episodes: bool = True,
-                 prior: str | None = None, prior_candidates: int = 0):
+                 prior: str | None = None, prior_candidates: int = 0, return_per_deal: bool = False,
+                 relative_reward: bool = False):
         self.game, self.options, self.kinds, self.seat, self.prior = game, options, kinds, seat, prior
         self.prior_candidates = prior_candidates
+        self.return_per_deal, self.relative_reward = return_per_deal, relative_reward
         self.prior_agents: dict[tuple[int, int], object] = {}
         self.vg = VectorGames(game, num_envs, seed, **options)
         self.n = self.vg.num_players
@@ -49,7 +55,8 @@ class Arena:
         self.slot = np.zeros(num_envs, np.int64)
         self.env_steps = 0
         self.carry = np.zeros(num_envs, np.float64)
-        """learner rewards of a new episode before the learner's first turn: go to its first transition"""
+        """learner rewards of a new return (episode, or deal with ``return_per_deal``) before the learner's
+        first turn in it: go to its first transition"""
         self.episodes: list[tuple[int, float, float, int]] = []
         """finished episodes since the last :meth:`take_episodes`: (kind, return, win share, length)"""
         for i in range(num_envs):
@@ -103,11 +110,15 @@ class Arena:
         return actions
 
     def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Step games ``ids``; (learner reward, episode ended) per game. Ended games get a new
-        episode set-up (a new deal is already in place)."""
+        """Step games ``ids``; (learner reward, learner's return ended) per game: the return ends with
+        the episode, and with ``return_per_deal`` at every scoring step too. Ended episodes get a new
+        set-up (a new deal is already in place)."""
         res = self.vg.step(actions, ids)
         self.env_steps += len(ids)
         rewards = res.rewards[np.arange(len(ids)), self.learner[ids]]
+        if self.relative_reward:
+            others = (res.rewards.sum(axis=1) - rewards) / (self.n - 1)
+            rewards = rewards - others
         for j in np.flatnonzero(res.done):
             i = int(ids[j])
             seat = int(self.learner[i])
@@ -115,11 +126,12 @@ class Arena:
                                   win_credit(res.returns[j].tolist())[seat], int(res.lengths[j])))
             if self.new_episodes:
                 self.new_episode(i)
-        return rewards, res.done
+        return rewards, (res.done | res.scored) if self.return_per_deal else res.done
 
     def advance(self, ids: np.ndarray, reward: np.ndarray, ended: np.ndarray, pool_act) -> None:
         """Let the opponents play in games ``ids`` until the learner is to act in each; add the
-        learner's rewards to ``reward[i]`` and mark ``ended[i]`` when an episode ends meanwhile."""
+        learner's rewards to ``reward[i]`` and mark ``ended[i]`` when its return ends meanwhile
+        (:meth:`step`)."""
         ids = np.asarray(ids, np.int64)
         while ids.size:
             obs, mask, seat = self.vg.observe(ids)
@@ -128,7 +140,7 @@ class Arena:
             if not ids.size:
                 return
             r, d = self.step(ids, self.opponent_actions(ids, obs, mask, seat, pool_act))
-            over = ended[ids]  # rewards after an episode's end belong to the next episode's learner
+            over = ended[ids]  # rewards after a return's end belong to the learner's next return
             reward[ids] += np.where(over, 0.0, r)
             self.carry[ids] += np.where(over, r, 0.0)
             ended[ids] |= d

@@ -8,7 +8,10 @@
   opponent drawn per episode from ``--opponents`` holds the others (``pool`` = a past snapshot of
   the policy, ``heuristic`` = the game's rule-based agent, ``random``). The opponents play between
   two learner turns; the learner's transition reward is its rewards summed over that stretch, so the
-  rollout is CleanRL's (num_steps, num_envs) grid. An episode end (normal or by a cap) is terminal.
+  rollout is CleanRL's (num_steps, num_envs) grid. An episode end (normal or by a cap) is terminal;
+  with ``--return-per-deal`` every deal's (round's, hand's) end is too, so in a game of several
+  deals an action's return is its own deal's. ``--relative-reward`` pays the learner its reward
+  minus the others' mean.
 * **Policy**: :class:`rummy_env.agents.ppo_agent.PolicyNet` (an MLP; a small conv net over board
   planes when the game exposes ``OBS_BOARD_SHAPE``). The rollout samples with
   :meth:`~rummy_env.agents.ppo_agent.PolicyNet.choose` (the legal logits only, Gumbel-max) from the
@@ -86,6 +89,10 @@ class Args(RunArgs):
     """decay the learning rate linearly to 0 over the run"""
     reward_scale: float = 1.0
     """learner rewards are multiplied by this (e.g. 0.02 for point rewards); logs show raw returns"""
+    relative_reward: bool = False
+    """pay the learner its reward minus the mean of the other seats' rewards (zero-sum)"""
+    return_per_deal: bool = False
+    """end the learner's return at every scoring step (a deal's, round's or hand's end), the game playing on"""
     gamma: float = 0.99
     """discount factor"""
     gae_lambda: float = 0.95
@@ -249,7 +256,8 @@ class Trainer:
         self.eval_specs = eval_opponents(self.key, args.eval_opponents)
         seed_globals(args.seed)
         self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1,
-                           prior=args.prior or None, prior_candidates=args.prior_candidates)
+                           prior=args.prior or None, prior_candidates=args.prior_candidates,
+                           return_per_deal=args.return_per_deal, relative_reward=args.relative_reward)
         vg = self.arena.vg
         self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,
                                  args.conv_channels, args.init_from, args.head, args.factor_dim, args.prior,

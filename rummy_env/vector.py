@@ -42,6 +42,9 @@ class StepResult(NamedTuple):
     """(k, num_players) float32: the finished episode's per-seat returns where ``done``, else 0."""
     lengths: np.ndarray
     """(k,) int64: the finished episode's number of actions where ``done``, else 0."""
+    scored: np.ndarray
+    """(k,) bool: the engine scored on this step (it paid rewards: the end of a deal, round or hand,
+    or of the game; in a game of several deals the episode may go on)."""
 
 
 class VectorGames:
@@ -122,6 +125,7 @@ class VectorGames:
         truncated = np.zeros(k, bool)
         returns = np.zeros((k, self.num_players), np.float32)
         lengths = np.zeros(k, np.int64)
+        scored = np.zeros(k, bool)
         ep_ret = self.episode_returns
         ep_len = self.episode_lengths
         for j, (i, a) in enumerate(zip(ids_l, acts_l)):
@@ -130,6 +134,7 @@ class VectorGames:
             ep_len[i] += 1
             if r is not None:
                 rewards[j] = r
+                scored[j] = True
                 ep_ret[i] += rewards[j]
             if g.done:
                 done[j] = True
@@ -140,4 +145,4 @@ class VectorGames:
                 ep_len[i] = 0
                 self.episodes_done += 1
                 games[i] = self._fresh(i)
-        return StepResult(rewards, done, truncated, returns, lengths)
+        return StepResult(rewards, done, truncated, returns, lengths, scored)

@@ -18,6 +18,7 @@ from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, legal_bool
                               masked_logits, pick_per_row, policy_from_checkpoint)
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments import measure_policy, train_ppo as tp
+from rummy_env.experiments.arena import Arena
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Tiny and fast: 2-player Rummy, one round, short rounds; 64 learner decisions per update.
@@ -592,3 +593,27 @@ def test_choose_reads_int8_bool_and_float_masks_alike():
             chosen.append(net.choose(obs, form, generator=torch.Generator().manual_seed(9))[0].tolist())
     assert chosen[0] == chosen[1] == chosen[2]
     assert all(a < 2 for a in chosen[0][:10]) and len(set(chosen[0][10:])) > 1
+
+
+@pytest.mark.parametrize("per_deal", [False, True])
+def test_return_per_deal_and_relative_reward_in_a_seven_deal_match(per_deal):
+    """In a whole seven-deal Contract Rummy match played through the Arena as ``collect`` does, the
+    learner's return ends once (the match's end), or with ``return_per_deal`` seven times (each
+    deal's end); with ``relative_reward`` its rewards add up to its penalty total's margin under the
+    others' mean, ``-own + mean(others)``."""
+    arena = Arena("contract_rummy", 1, 3, {}, ["random"], [1.0], "1", return_per_deal=per_deal,
+                  relative_reward=True)
+    game, pick, everyone = arena.vg.games[0], np.random.default_rng(1), np.zeros(1, np.int64)
+    arena.advance(everyone, np.zeros(1), np.ones(1, bool), None)
+    total, ends = 0.0, 0
+    while not arena.episodes:
+        _, mask, _ = arena.vg.observe()
+        carry, arena.carry = arena.carry, np.zeros(1)
+        reward, ended = arena.step(everyone, np.array([pick.choice(np.flatnonzero(mask[0]))]))
+        reward = reward + carry
+        arena.advance(everyone, reward, ended, None)
+        total += float(reward[0])
+        ends += int(ended[0])
+    assert game.done and ends == (7 if per_deal else 1)
+    own, others = game.scores[1], [s for seat, s in enumerate(game.scores) if seat != 1]
+    assert total == pytest.approx(-own + np.mean(others))

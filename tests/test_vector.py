@@ -138,3 +138,22 @@ def test_subset_step_pickle_and_illegal():
     np.testing.assert_array_equal(vg.observe()[0], obs)
     with pytest.raises(ValueError, match="2 actions for 3"):
         vg.step(actions[:2])
+
+
+def test_scored_marks_each_deal_end_of_a_seven_deal_match():
+    """``scored`` is set on exactly the steps on which a Contract Rummy deal ends: seven in a match
+    of the default seven deals, the last of them the match's end, and on no other step."""
+    vg = VectorGames("contract_rummy", 1, 5)
+    game = vg.games[0]
+    pick = np.random.default_rng(0)
+    deal_ends, steps = [], 0
+    while True:
+        deal_before = game.deal_idx
+        out = vg.step(_random_actions(pick, vg.observe()[1]))
+        steps += 1
+        assert out.scored[0] == (out.done[0] or game.deal_idx != deal_before)
+        if out.scored[0]:
+            deal_ends.append(steps)
+        if out.done[0]:
+            break
+    assert len(deal_ends) == 7 and deal_ends[-1] == steps
