@@ -19,6 +19,16 @@ from rummy_env.agents.ppo_agent import prior_ids, with_prior
 from rummy_env.vector import VectorGames
 
 
+LEARNER_REWARDS = {
+    "own": "the learner's reward from the game",
+    "relative": "its reward minus the mean of the other seats' rewards (zero-sum: a penalty counts "
+                "against the others' penalties)",
+    "deal_win_loss": "at each scoring step (a deal's, round's or hand's end; with the game's point "
+                     "rewards) +1 if its reward is the sole highest, 0 if shared, -1 otherwise",
+}
+"""What :class:`Arena` may pay the learner (``learner_reward``); the logs keep the game's returns."""
+
+
 class Arena:
     """``num_envs`` games; in each the learner holds one seat and an opponent kind holds the others.
 
@@ -30,18 +40,20 @@ class Arena:
     with the episode.
     ``return_per_deal``: every step on which the engine scores (the end of a deal, round or hand)
     ends the learner's return, as an episode's end does, while the game plays on: an action's
-    advantage then weighs its own deal only. ``relative_reward``: the learner is paid its reward
-    minus the mean of the other seats' rewards (zero-sum: a penalty counts against the others' penalties).
+    advantage then weighs its own deal only. ``learner_reward``: what the learner is paid
+    (:data:`LEARNER_REWARDS`).
     Picklable: the games, generators and agents travel in the training checkpoint.
     """
 
     def __init__(self, game: str, num_envs: int, seed: int, options: dict, kinds: list[str],
                  weights: list[float], seat: str, pool_len: int = 0, new_episodes: bool = True,
                  prior: str | None = None, prior_candidates: int = 0, return_per_deal: bool = False,
-                 relative_reward: bool = False):
+                 learner_reward: str = "own"):
+        if learner_reward not in LEARNER_REWARDS:
+            raise ValueError(f"learner_reward must be one of {', '.join(LEARNER_REWARDS)}, got {learner_reward!r}")
         self.game, self.options, self.kinds, self.seat, self.prior = game, options, kinds, seat, prior
         self.prior_candidates = prior_candidates
-        self.return_per_deal, self.relative_reward = return_per_deal, relative_reward
+        self.return_per_deal, self.learner_reward = return_per_deal, learner_reward
         self.prior_agents: dict[tuple[int, int], object] = {}
         self.vg = VectorGames(game, num_envs, seed, **options)
         self.n = self.vg.num_players
@@ -116,9 +128,12 @@ class Arena:
         res = self.vg.step(actions, ids)
         self.env_steps += len(ids)
         rewards = res.rewards[np.arange(len(ids)), self.learner[ids]]
-        if self.relative_reward:
-            others = (res.rewards.sum(axis=1) - rewards) / (self.n - 1)
-            rewards = rewards - others
+        if self.learner_reward == "relative":
+            rewards = rewards - (res.rewards.sum(axis=1) - rewards) / (self.n - 1)
+        elif self.learner_reward == "deal_win_loss":
+            best = res.rewards.max(axis=1)
+            sole = (res.rewards == best[:, None]).sum(axis=1) == 1
+            rewards = np.where(rewards < best, -1.0, np.where(sole, 1.0, 0.0))
         for j in np.flatnonzero(res.done):
             i = int(ids[j])
             seat = int(self.learner[i])

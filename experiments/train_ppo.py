@@ -10,8 +10,8 @@
   two learner turns; the learner's transition reward is its rewards summed over that stretch, so the
   rollout is CleanRL's (num_steps, num_envs) grid. An episode end (normal or by a cap) is terminal;
   with ``--return-per-deal`` every deal's (round's, hand's) end is too, so in a game of several
-  deals an action's return is its own deal's. ``--relative-reward`` pays the learner its reward
-  minus the others' mean.
+  deals an action's return is its own deal's. ``--learner-reward`` pays the learner its reward
+  minus the others' mean (``relative``) or a win/loss per deal (``deal_win_loss``).
 * **Policy**: :class:`rummy_env.agents.ppo_agent.PolicyNet` (an MLP; a small conv net over board
   planes when the game exposes ``OBS_BOARD_SHAPE``). The rollout samples with
   :meth:`~rummy_env.agents.ppo_agent.PolicyNet.choose` (the legal logits only, Gumbel-max) from the
@@ -89,8 +89,9 @@ class Args(RunArgs):
     """decay the learning rate linearly to 0 over the run"""
     reward_scale: float = 1.0
     """learner rewards are multiplied by this (e.g. 0.02 for point rewards); logs show raw returns"""
-    relative_reward: bool = False
-    """pay the learner its reward minus the mean of the other seats' rewards (zero-sum)"""
+    learner_reward: str = "own"
+    """what the learner is paid: own (the game's reward), relative (minus the others' mean, zero-sum)
+    or deal_win_loss (at each deal's end: +1 sole best, 0 shared, -1 otherwise; with point rewards)"""
     return_per_deal: bool = False
     """end the learner's return at every scoring step (a deal's, round's or hand's end), the game playing on"""
     gamma: float = 0.99
@@ -257,7 +258,7 @@ class Trainer:
         seed_globals(args.seed)
         self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1,
                            prior=args.prior or None, prior_candidates=args.prior_candidates,
-                           return_per_deal=args.return_per_deal, relative_reward=args.relative_reward)
+                           return_per_deal=args.return_per_deal, learner_reward=args.learner_reward)
         vg = self.arena.vg
         self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,
                                  args.conv_channels, args.init_from, args.head, args.factor_dim, args.prior,

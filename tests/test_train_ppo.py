@@ -595,17 +595,13 @@ def test_choose_reads_int8_bool_and_float_masks_alike():
     assert all(a < 2 for a in chosen[0][:10]) and len(set(chosen[0][10:])) > 1
 
 
-@pytest.mark.parametrize("per_deal", [False, True])
-def test_return_per_deal_and_relative_reward_in_a_seven_deal_match(per_deal):
-    """In a whole seven-deal Contract Rummy match played through the Arena as ``collect`` does, the
-    learner's return ends once (the match's end), or with ``return_per_deal`` seven times (each
-    deal's end); with ``relative_reward`` its rewards add up to its penalty total's margin under the
-    others' mean, ``-own + mean(others)``."""
-    arena = Arena("contract_rummy", 1, 3, {}, ["random"], [1.0], "1", return_per_deal=per_deal,
-                  relative_reward=True)
+def _play_a_match_through_the_arena(arena: Arena) -> tuple[object, list[tuple[float, list[int]]]]:
+    """The learner (seat 1, uniformly random moves) plays one whole Contract Rummy match in game 0
+    of ``arena`` as ``collect`` does; the match and, per transition whose return ended, its reward
+    and the seats' penalty totals then."""
     game, pick, everyone = arena.vg.games[0], np.random.default_rng(1), np.zeros(1, np.int64)
     arena.advance(everyone, np.zeros(1), np.ones(1, bool), None)
-    total, ends = 0.0, 0
+    ends, total = [], 0.0
     while not arena.episodes:
         _, mask, _ = arena.vg.observe()
         carry, arena.carry = arena.carry, np.zeros(1)
@@ -613,7 +609,40 @@ def test_return_per_deal_and_relative_reward_in_a_seven_deal_match(per_deal):
         reward = reward + carry
         arena.advance(everyone, reward, ended, None)
         total += float(reward[0])
-        ends += int(ended[0])
-    assert game.done and ends == (7 if per_deal else 1)
+        if ended[0]:
+            ends.append((total, list(game.scores)))
+            total = 0.0
+    assert game.done
+    return game, ends
+
+
+@pytest.mark.parametrize("per_deal", [False, True])
+def test_return_per_deal_and_relative_reward_in_a_seven_deal_match(per_deal):
+    """In a whole seven-deal Contract Rummy match the learner's return ends once (the match's end),
+    or with ``return_per_deal`` seven times (each deal's end); with the ``relative`` reward its
+    rewards add up to its penalty total's margin under the others' mean, ``-own + mean(others)``."""
+    arena = Arena("contract_rummy", 1, 3, {}, ["random"], [1.0], "1", return_per_deal=per_deal,
+                  learner_reward="relative")
+    game, ends = _play_a_match_through_the_arena(arena)
+    assert len(ends) == (7 if per_deal else 1)
     own, others = game.scores[1], [s for seat, s in enumerate(game.scores) if seat != 1]
-    assert total == pytest.approx(-own + np.mean(others))
+    assert sum(reward for reward, _ in ends) == pytest.approx(-own + np.mean(others))
+
+
+def test_deal_win_loss_pays_each_deal_by_its_penalties():
+    """With ``deal_win_loss`` each deal's return is +1 when the learner's penalty in it was the sole
+    lowest, 0 when shared, -1 otherwise, from the penalty totals before and after the deal; a bad
+    name is refused."""
+    arena = Arena("contract_rummy", 1, 4, {}, ["random"], [1.0], "1", return_per_deal=True,
+                  learner_reward="deal_win_loss")
+    _, ends = _play_a_match_through_the_arena(arena)
+    before, paid = [0] * 4, []
+    for reward, scores in ends:
+        penalties = [after - was for after, was in zip(scores, before)]
+        low = min(penalties)
+        paid.append(reward)
+        assert reward == (-1.0 if penalties[1] > low else 1.0 if penalties.count(low) == 1 else 0.0)
+        before = scores
+    assert len(paid) == 7 and {-1.0, 1.0} <= set(paid)
+    with pytest.raises(ValueError, match="learner_reward must be one of own, relative, deal_win_loss"):
+        Arena("contract_rummy", 1, 4, {}, ["random"], [1.0], "1", learner_reward="rank")
