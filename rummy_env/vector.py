@@ -6,6 +6,7 @@
     out = vg.step(actions)                  # actions: (N,) ints, legal under ``mask``
     out.rewards                             # (N, num_players) float32, this step's per-seat rewards
     out.done, out.returns                   # (N,) bool; (N, num_players) episode returns where done
+    out.scored                              # (N,) bool: a deal (round, hand) was scored on this step
 
 The engines are the games' own (``rummy_env/games/<game>.py``) used directly, without the
 PettingZoo layer: ``observe`` asks each engine for the seat to act, its observation and its mask;
