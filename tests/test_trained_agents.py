@@ -51,6 +51,8 @@ POLICIES = [
     ("contract_rummy", "runs/contract_rummy_cand3_s2/policy_fp16.pt", {}),
     ("contract_rummy", "runs/contract_rummy_curriculum_s1/policy_fp16.pt", {}),
     ("contract_rummy", "runs/contract_rummy_curriculum_s2/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_dealwin_s1/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_dealwin_s2/policy_fp16.pt", {}),
 ]
 
 
