@@ -10,7 +10,8 @@
 * :func:`seed_globals`, :func:`random_states` / :func:`restore_random_states`: the global torch,
   numpy and Python generators, so a resumed run draws what an uninterrupted one would.
 * :func:`save_trainer` / :func:`resume_trainer`: all of a ``train_ppo`` run's state (network,
-  optimizer, games in flight, opponents, pool, generators, counters, log rows) to and from them.
+  optimizer, games in flight, opponents, pool, generators, counters, log rows; with several
+  rollout workers each one's games and generators) to and from them.
 * :func:`start_network`: a new network, or the one of ``--init-from``, checked against the run.
 * :func:`write_csv`, :func:`write_logs` and :func:`plot_curves`: ``train.csv`` / ``eval.csv`` and
   ``learning_curve.png``.
@@ -166,7 +167,8 @@ def save_trainer(trainer) -> None:
                            global_step=trainer.global_step)
     save_run(trainer.run_dir, policy, {
         "args": dataclasses.asdict(trainer.args), "optimizer": trainer.optimizer.state_dict(), "pool": trainer.pool,
-        "arena": pickle.dumps(trainer.arena), "rng": pickle.dumps(trainer.rng), **random_states(),
+        "arena": pickle.dumps(trainer.arena), "shards": trainer.workers.states(), "rng": pickle.dumps(trainer.rng),
+        **random_states(),
         "elapsed": trainer.elapsed, "train_rows": trainer.train_rows, "eval_rows": trainer.eval_rows})
 
 
@@ -179,6 +181,11 @@ def resume_trainer(trainer) -> None:
     trainer.pool = data["pool"]
     trainer.pool_nets = [trainer.frozen(state) for state in trainer.pool]
     trainer.arena = pickle.loads(data["arena"])
+    shards = data.get("shards", [])
+    if len(shards) != len(trainer.workers.shards):
+        raise ValueError(f"{trainer.checkpoint_path} was written with {len(shards) + 1} rollout workers, the run asks for "
+                         f"--rollout-workers {len(trainer.workers.shards) + 1}; use another --run-dir or --no-resume")
+    trainer.workers.shards = shards
     trainer.rng = pickle.loads(data["rng"])
     restore_random_states(data)
     trainer.update, trainer.global_step, trainer.elapsed = data["update"], data["global_step"], data["elapsed"]

@@ -8,7 +8,9 @@
   opponent drawn per episode from ``--opponents`` holds the others (``pool`` = a past snapshot of
   the policy, ``heuristic`` = the game's rule-based agent, ``random``). The opponents play between
   two learner turns; the learner's transition reward is its rewards summed over that stretch, so the
-  rollout is CleanRL's (num_steps, num_envs) grid. An episode end (normal or by a cap) is terminal;
+  rollout is CleanRL's (num_steps, num_envs) grid (:mod:`rummy_env.experiments.rollout`; with
+  ``--rollout-workers W`` the games are W shards collected at once by W processes, a core each,
+  the update staying here). An episode end (normal or by a cap) is terminal;
   with ``--return-per-deal`` every deal's (round's, hand's) end is too, so in a game of several
   deals an action's return is its own deal's. ``--learner-reward`` pays the learner its reward
   minus the others' mean (``relative``) or a win/loss per deal (``deal_win_loss``).
@@ -50,6 +52,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import os
+import pickle
 import sys
 import time
 from dataclasses import dataclass
@@ -67,6 +70,7 @@ from rummy_env.experiments.checkpoints import (plot_curves, resume_trainer, save
 from rummy_env.experiments.dataclass_args import RunArgs, dataclass_parser, parse_dataclass
 from rummy_env.experiments.measure_policy import measure
 from rummy_env.experiments.options import parse_env_options
+from rummy_env.experiments.rollout import SHARD_SEED_STRIDE, RolloutWorkers, collect_rollout
 from rummy_env.registry import game_key
 
 
@@ -83,6 +87,8 @@ class Args(RunArgs):
     """games played side by side"""
     num_steps: int = 64
     """learner decisions per game per update"""
+    rollout_workers: int = 1
+    """processes that collect the rollout, the games split evenly among them (this one and W-1 others: a core each)"""
     learning_rate: float = 2.5e-4
     """Adam learning rate"""
     anneal_lr: bool = True
@@ -167,20 +173,6 @@ def parse_args(argv: list[str] | None = None) -> Args:
 # -------------------------------------------------------------------------------------------------
 # PPO
 # -------------------------------------------------------------------------------------------------
-def compute_gae(rewards, ended, values, next_value, gamma, lam):
-    """Advantages and returns over a (T, N) rollout; ``ended[t]``: the episode ended after step t."""
-    T = rewards.shape[0]
-    advantages = torch.zeros_like(rewards)
-    lastgae = torch.zeros_like(next_value)
-    for t in reversed(range(T)):
-        nxt = next_value if t == T - 1 else values[t + 1]
-        nonterminal = 1.0 - ended[t]
-        delta = rewards[t] + gamma * nxt * nonterminal - values[t]
-        lastgae = delta + gamma * lam * nonterminal * lastgae
-        advantages[t] = lastgae
-    return advantages, advantages + values
-
-
 def clipped_policy_loss(ratio: torch.Tensor, adv: torch.Tensor, clip_coef: float, dual_clip: float) -> torch.Tensor:
     """Per-sample PPO policy loss: CleanRL's clipped surrogate, and with ``dual_clip`` c > 1 the
     dual clip of Ye et al. 2020 (arXiv:1912.09729): where the advantage is negative the loss is at
@@ -255,10 +247,18 @@ class Trainer:
             raise ValueError(f"--dual-clip must be 0 (off) or above 1, got {args.dual_clip}")
         kinds, weights = opponent_mix(self.key, args.opponents)
         self.eval_specs = eval_opponents(self.key, args.eval_opponents)
+        if args.rollout_workers < 1 or args.num_envs % args.rollout_workers:
+            raise ValueError(f"--rollout-workers must be at least 1 and divide --num-envs {args.num_envs}, "
+                             f"got {args.rollout_workers}")
         seed_globals(args.seed)
-        self.arena = Arena(self.key, args.num_envs, args.seed, self.options, kinds, weights, args.seat, pool_len=1,
-                           prior=args.prior or None, prior_candidates=args.prior_candidates,
-                           return_per_deal=args.return_per_deal, learner_reward=args.learner_reward)
+        arenas = [Arena(self.key, args.num_envs // args.rollout_workers, args.seed + w * SHARD_SEED_STRIDE,
+                        self.options, kinds, weights, args.seat, pool_len=1, prior=args.prior or None,
+                        prior_candidates=args.prior_candidates, return_per_deal=args.return_per_deal,
+                        learner_reward=args.learner_reward) for w in range(args.rollout_workers)]
+        self.arena = arenas[0]
+        """the games of this process's shard (all of them with one rollout worker)"""
+        self.workers = RolloutWorkers([(pickle.dumps(arena), None) for arena in arenas[1:]])
+        """the other shards (started by :func:`train`)"""
         vg = self.arena.vg
         self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,
                                  args.conv_channels, args.init_from, args.head, args.factor_dim, args.prior,
@@ -267,6 +267,8 @@ class Trainer:
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool = [copy.deepcopy(self.net.state_dict())]
         self.pool_nets = [self.frozen(self.pool[0])]
+        self.pool_sent = True
+        """whether the rollout workers hold the current pool"""
         self.rng = np.random.default_rng([args.seed, 104729])
         self.update = self.global_step = 0
         self.elapsed = 0.0
@@ -285,39 +287,25 @@ class Trainer:
         return self.pool_nets[slot].act(obs, mask)
 
     def collect(self) -> dict:
-        """One rollout of ``num_steps`` learner decisions in every game, as flat tensors with GAE."""
-        args, arena, net, vg = self.args, self.arena, self.net, self.arena.vg
-        T, N = args.num_steps, args.num_envs
-        everyone = np.arange(N)
-        obs_b = torch.zeros((T, N, vg.obs_size + net.prior_width))
-        mask_b = torch.zeros((T, N, vg.num_actions), dtype=torch.bool)
-        act_b = torch.zeros((T, N), dtype=torch.long)
-        logp_b, val_b, rew_b, end_b = (torch.zeros((T, N)) for _ in range(4))
-        # Fresh deals may start with an opponent to act (a no-op once every game waits for the learner).
-        arena.advance(everyone, np.zeros(N), np.ones(N, bool), self.pool_act)
-        for t in range(T):
-            obs, mask, seat = vg.observe()
-            obs_t, mask_t = torch.from_numpy(arena.policy_inputs(everyone, obs, mask, seat)), torch.from_numpy(mask).bool()
-            with torch.no_grad():
-                action, logp, value = net.choose(obs_t, mask_t)
-            obs_b[t], mask_b[t], act_b[t], logp_b[t], val_b[t] = obs_t, mask_t, action, logp, value
-            carry, arena.carry = arena.carry, np.zeros(N)
-            reward, ended = arena.step(everyone, action.numpy())
-            reward = reward + carry
-            arena.advance(everyone, reward, ended, self.pool_act)
-            rew_b[t] = torch.from_numpy(reward * args.reward_scale).float()
-            end_b[t] = torch.from_numpy(ended.astype(np.float32))
-        with torch.no_grad():
-            next_value = net.value(torch.from_numpy(vg.observe()[0]))
-        adv, ret = compute_gae(rew_b, end_b, val_b, next_value, args.gamma, args.gae_lambda)
-        return {"obs": obs_b.reshape(T * N, -1), "mask": mask_b.reshape(T * N, -1),
-                "actions": act_b.reshape(-1), "logp": logp_b.reshape(-1), "values": val_b.reshape(-1),
-                "advantages": adv.reshape(-1), "returns": ret.reshape(-1)}
+        """One rollout of ``num_steps`` learner decisions in every game (every shard's), as flat
+        tensors with GAE (:func:`~rummy_env.experiments.rollout.collect_rollout`)."""
+        self.workers.send_collect(self.net.state_dict(), None if self.pool_sent else self.pool)
+        self.pool_sent = True
+        batch = collect_rollout(self.arena, self.net, self.pool_act, self.args)
+        if not self.workers.connections:
+            return batch
+        batches, episodes = self.workers.receive_collect()
+        self.arena.episodes.extend(episodes)
+        return {k: torch.cat([batch[k], *(b[k] for b in batches)]) for k in batch}
+
+    @property
+    def env_steps(self) -> int:
+        return self.arena.env_steps + sum(self.workers.env_steps)
 
     def train_one_update(self) -> dict:
         args = self.args
         start = time.perf_counter()
-        env_steps0 = self.arena.env_steps
+        env_steps0 = self.env_steps
         if args.anneal_lr:
             self.optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - self.update / self.num_updates)
         stats = ppo_update(self.net, self.optimizer, self.collect(), args, self.rng)
@@ -332,14 +320,15 @@ class Trainer:
                 self.pool.append(state)
                 self.pool_nets.append(self.frozen(state))
             self.arena.pool_len = len(self.pool)
+            self.pool_sent = False
         episodes = self.arena.take_episodes()
         seconds = time.perf_counter() - start
         self.elapsed += seconds
         mean = (lambda k: float(np.mean([e[k] for e in episodes]))) if episodes else (lambda k: float("nan"))
-        row = {"update": self.update, "global_step": self.global_step, "env_steps": self.arena.env_steps,
+        row = {"update": self.update, "global_step": self.global_step, "env_steps": self.env_steps,
                "episodes": len(episodes), "ep_return": mean(1), "win_share": mean(2), "ep_length": mean(3),
                **stats, "lr": self.optimizer.param_groups[0]["lr"],
-               "sps": round((self.arena.env_steps - env_steps0) / seconds, 1), "time_s": round(self.elapsed, 2)}
+               "sps": round((self.env_steps - env_steps0) / seconds, 1), "time_s": round(self.elapsed, 2)}
         self.train_rows.append(row)
         return row
 
@@ -368,28 +357,32 @@ def train(args: Args) -> Trainer:
     title = f"PPO {trainer.key} {' '.join(args.opt)} seed {args.seed}"
     bar = tqdm(total=trainer.num_updates, initial=trainer.update, disable=not args.progress,
                desc=f"ppo {trainer.key}", unit="update", file=sys.stderr)
-    if args.eval_every and trainer.update == 0:
-        trainer.evaluate()  # the untrained policy: the baseline of the learning curve
-    while trainer.update < trainer.num_updates:
-        row = trainer.train_one_update()
-        last = trainer.update == trainer.num_updates
-        evals = trainer.evaluate() if args.eval_every and (trainer.update % args.eval_every == 0 or last) else []
-        if trainer.update % args.save_every == 0 or last:
-            save_trainer(trainer)
-            # The CSVs follow the checkpoint, which holds every row: after a kill they are rewritten
-            # from it, so they never hold a row the checkpoint lacks.
-            write_logs(trainer.run_dir, trainer.train_rows, trainer.eval_rows)
-            if evals:
-                plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
-        bar.update(1)
-        bar.set_postfix({"win": f"{row['win_share']:.2f}", "sps": row["sps"],
-                         **{f"eval_{e['opponent']}": f"{e['win_share']:.2f}" for e in evals}})
+    trainer.workers.start(trainer.net, trainer.pool, args.seed, args)
+    try:
+        if args.eval_every and trainer.update == 0:
+            trainer.evaluate()  # the untrained policy: the baseline of the learning curve
+        while trainer.update < trainer.num_updates:
+            row = trainer.train_one_update()
+            last = trainer.update == trainer.num_updates
+            evals = trainer.evaluate() if args.eval_every and (trainer.update % args.eval_every == 0 or last) else []
+            if trainer.update % args.save_every == 0 or last:
+                save_trainer(trainer)
+                # The CSVs follow the checkpoint, which holds every row: after a kill they are rewritten
+                # from it, so they never hold a row the checkpoint lacks.
+                write_logs(trainer.run_dir, trainer.train_rows, trainer.eval_rows)
+                if evals:
+                    plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
+            bar.update(1)
+            bar.set_postfix({"win": f"{row['win_share']:.2f}", "sps": row["sps"],
+                             **{f"eval_{e['opponent']}": f"{e['win_share']:.2f}" for e in evals}})
+    finally:
+        trainer.workers.close()
     bar.close()
     if trainer.train_rows:
         plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
     io.write_json(os.path.join(trainer.run_dir, "summary.json"), {
         "game": trainer.key, "options": trainer.options, "update": trainer.update,
-        "global_step": trainer.global_step, "env_steps": trainer.arena.env_steps, "time_s": round(trainer.elapsed, 2),
+        "global_step": trainer.global_step, "env_steps": trainer.env_steps, "time_s": round(trainer.elapsed, 2),
         "last_eval": trainer.eval_rows[-len(trainer.eval_specs):] if trainer.eval_rows else [],
         "args": dataclasses.asdict(args), **io.provenance()})
     return trainer

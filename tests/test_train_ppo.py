@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, legal_bool
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments import measure_policy, train_ppo as tp
 from rummy_env.experiments.arena import Arena
+from rummy_env.experiments.rollout import compute_gae
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Tiny and fast: 2-player Rummy, one round, short rounds; 64 learner decisions per update.
@@ -62,7 +64,7 @@ def test_gae_terminal_cuts_bootstrap():
     rewards = torch.tensor([[0.0], [1.0], [0.0]])
     ended = torch.tensor([[0.0], [1.0], [0.0]])
     values = torch.tensor([[0.5], [0.5], [0.5]])
-    adv, ret = tp.compute_gae(rewards, ended, values, torch.tensor([2.0]), gamma=1.0, lam=1.0)
+    adv, ret = compute_gae(rewards, ended, values, torch.tensor([2.0]), gamma=1.0, lam=1.0)
     torch.testing.assert_close(ret.squeeze(1), torch.tensor([1.0, 1.0, 2.0]))
 
 
@@ -118,10 +120,12 @@ tp.main(sys.argv[1:])
 """
 
 
-def test_killed_run_resumes_exactly(tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_killed_run_resumes_exactly(tmp_path, workers):
     """os._exit in a subprocess mid-rollout, then the same command again: same parameters, optimizer
-    state, step counter and log rows as a run that was never killed."""
-    args = ["--total-timesteps", "256"]
+    state, step counter and log rows as a run that was never killed; with two rollout workers too
+    (the second's games and generators travel in the checkpoint)."""
+    args = ["--total-timesteps", "256", "--rollout-workers", str(workers)]
     straight = tp.train(_args(tmp_path / "a", *args))
     run_b = tmp_path / "b"
     proc = subprocess.run([sys.executable, "-c", CRASH, *TINY, "--run-dir", str(run_b), *args],
@@ -138,6 +142,52 @@ def test_killed_run_resumes_exactly(tmp_path):
     assert _rows(tmp_path / "a" / "eval.csv") == _rows(run_b / "eval.csv")
     with pytest.raises(ValueError, match="other arguments"):
         tp.train(_args(run_b, *args, "--ent-coef", "0.5"))
+    if workers == 2:
+        assert straight.workers.env_steps[0] > 0
+        assert straight.env_steps == straight.arena.env_steps + straight.workers.env_steps[0]
+        assert int(_rows(run_b / "train.csv")[-1]["env_steps"]) == straight.env_steps
+
+
+def test_rollout_workers_play_other_deals_and_report_their_errors(tmp_path):
+    """Two rollout workers: the second's games are other deals than the first's, the batch holds
+    both shards' learner decisions (legal ones), an error in the worker is raised in the trainer,
+    and a worker count that does not divide the games is refused."""
+    trainer = tp.Trainer(_args(tmp_path, "--rollout-workers", "2"))
+    remote = pickle.loads(trainer.workers.shards[0][0])
+    assert trainer.arena.vg.num_envs == remote.vg.num_envs == 2
+    local_hands = {tuple(game.hands) for game in trainer.arena.vg.games}
+    assert not local_hands & {tuple(game.hands) for game in remote.vg.games}
+    trainer.workers.start(trainer.net, trainer.pool, trainer.args.seed, trainer.args)
+    try:
+        batch = trainer.collect()
+        assert batch["obs"].shape[0] == 4 * 16
+        assert batch["mask"][torch.arange(64), batch["actions"]].all()
+        assert trainer.workers.env_steps[0] >= 32  # its two games, sixteen learner decisions each
+    finally:
+        trainer.workers.close()
+    remote.vg.games[0] = None  # a broken shard: its worker fails while the trainer's own games play
+    trainer.workers.shards = [(pickle.dumps(remote), None)]
+    trainer.workers.start(trainer.net, trainer.pool, trainer.args.seed, trainer.args)
+    try:
+        with pytest.raises(AttributeError):
+            trainer.collect()
+    finally:
+        trainer.workers.close()
+    with pytest.raises(ValueError, match="--rollout-workers must be at least 1 and divide --num-envs 4, got 3"):
+        tp.Trainer(_args(tmp_path, "--rollout-workers", "3"))
+
+
+def test_a_checkpoint_from_before_rollout_workers_resumes_only_with_one(tmp_path):
+    """A checkpoint without rollout shards (written before ``--rollout-workers`` existed) is refused
+    by a resumed run that asks for two workers, instead of playing on with one shard."""
+    tp.train(_args(tmp_path, "--total-timesteps", "64"))
+    path = tmp_path / "checkpoint.pt"
+    data = torch.load(path, weights_only=False)
+    del data["shards"], data["args"]["rollout_workers"]
+    torch.save(data, path)
+    with pytest.raises(ValueError, match=r"was written with 1 rollout workers, the run asks for --rollout-workers 2"):
+        tp.train(_args(tmp_path, "--total-timesteps", "128", "--rollout-workers", "2"))
+    assert tp.train(_args(tmp_path, "--total-timesteps", "128")).update == 2
 
 
 def test_tiny_training_run_and_agent(tmp_path):
