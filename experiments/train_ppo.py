@@ -291,9 +291,11 @@ class Trainer:
         tensors with GAE (:func:`~rummy_env.experiments.rollout.collect_rollout`)."""
         self.workers.send_collect(self.net.state_dict(), None if self.pool_sent else self.pool)
         self.pool_sent = True
-        batch = collect_rollout(self.arena, self.net, self.pool_act, self.args)
         if not self.workers.connections:
-            return batch
+            return collect_rollout(self.arena, self.net, self.pool_act, self.args)
+        torch.set_num_threads(1)  # while the workers hold the other cores; the update gets --torch-threads
+        batch = collect_rollout(self.arena, self.net, self.pool_act, self.args)
+        torch.set_num_threads(self.args.torch_threads)
         batches, episodes = self.workers.receive_collect()
         self.arena.episodes.extend(episodes)
         return {k: torch.cat([batch[k], *(b[k] for b in batches)]) for k in batch}
