@@ -175,7 +175,12 @@ class RolloutWorkers:
         return [self.receive(conn) for conn in self.connections] if self.connections else self.shards
 
     def close(self) -> None:
+        """End the processes. One still sending a rollout nobody will read (the trainer failed
+        during its own shard's) is terminated: it holds nothing the checkpoint lacks."""
         for conn, process in zip(self.connections, self.processes):
             conn.send(("close", None))
-            process.join()
+            process.join(timeout=2)
+            if process.is_alive():
+                process.terminate()
+                process.join()
         self.connections, self.processes = [], []

@@ -696,3 +696,17 @@ def test_deal_win_loss_pays_each_deal_by_its_penalties():
     assert len(paid) == 7 and {-1.0, 1.0} <= set(paid)
     with pytest.raises(ValueError, match="learner_reward must be one of own, relative, deal_win_loss"):
         Arena("contract_rummy", 1, 4, {}, ["random"], [1.0], "1", learner_reward="rank")
+
+
+def test_rollout_workers_close_when_the_trainers_own_shard_fails(tmp_path):
+    """The trainer's own shard fails while the worker is collecting: the error is raised, and
+    closing does not wait forever on the worker, which is blocked sending a rollout nobody reads."""
+    trainer = tp.Trainer(_args(tmp_path, "--rollout-workers", "2", "--num-steps", "64"))
+    trainer.workers.start(trainer.net, trainer.pool, trainer.args.seed, trainer.args)
+    trainer.arena.vg.games[0] = None
+    try:
+        with pytest.raises(AttributeError):
+            trainer.collect()
+    finally:
+        trainer.workers.close()
+    assert not trainer.workers.processes
