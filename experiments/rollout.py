@@ -78,6 +78,7 @@ def as_numpy(tensors: dict) -> dict:
 
 
 def as_torch(arrays: dict) -> dict:
+    """The arrays of :func:`as_numpy` back as tensors."""
     return {k: torch.from_numpy(v) for k, v in arrays.items()}
 
 
@@ -109,16 +110,18 @@ def rollout_worker(conn, net, pool: list[dict], arena_state: bytes, random_state
             return
         try:
             if request == "state":
-                conn.send(("ok", (pickle.dumps(arena), random_states())))
-                continue
-            weights, new_pool = payload
-            net.load_state_dict(as_torch(weights))
-            if new_pool is not None:
-                pool_nets, arena.pool_len = [snapshot(w) for w in new_pool], len(new_pool)
-            batch = collect_rollout(arena, net, lambda slot, obs, mask: pool_nets[slot].act(obs, mask), args)
-            conn.send(("ok", (as_numpy(batch), arena.take_episodes(), arena.env_steps)))
+                reply = pickle.dumps(arena), random_states()
+            else:
+                weights, new_pool = payload
+                net.load_state_dict(as_torch(weights))
+                if new_pool is not None:
+                    pool_nets, arena.pool_len = [snapshot(w) for w in new_pool], len(new_pool)
+                batch = collect_rollout(arena, net, lambda slot, obs, mask: pool_nets[slot].act(obs, mask), args)
+                reply = as_numpy(batch), arena.take_episodes(), arena.env_steps
         except Exception as error:  # sent to the trainer, which raises it
             conn.send(("error", error))
+            continue
+        conn.send(("ok", reply))
 
 
 class RolloutWorkers:
