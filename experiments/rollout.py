@@ -98,6 +98,8 @@ def rollout_worker(conn, net, pool: list[dict], arena_state: bytes, random_state
     arena = pickle.loads(arena_state)
 
     def snapshot(weights: dict):
+        # A copy, not a new network as Trainer.frozen builds: building one would draw initial
+        # weights from this shard's torch generator and change the games it samples.
         frozen = copy.deepcopy(net)
         frozen.load_state_dict(as_torch(weights))
         return frozen.eval()
