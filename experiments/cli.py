@@ -108,7 +108,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 # Commands whose arguments all go to another tool's ``main`` (parsed there, not here).
 FORWARDED = {"bench": ("rummy_env.experiments.benchmark", "bench"), "train": ("rummy_env.experiments.train_ppo", "train"),
-             "imitate": ("rummy_env.experiments.imitate", "imitate")}
+             "imitate": ("rummy_env.experiments.imitate", "imitate"),
+             "improve": ("rummy_env.experiments.improve", "improve")}
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -268,6 +269,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "start (rummy_env.experiments.imitate)", description="Runs rummy_env.experiments.imitate; further "
                         "arguments go to it (see `rummy-env imitate --help`).", add_help=False)
     im.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    ip = sub.add_parser("improve", help="one step of rollout policy improvement over the rule-based agent, "
+                        "learned into a residual policy (rummy_env.experiments.improve)",
+                        description="Runs rummy_env.experiments.improve; further arguments go to it (see "
+                        "`rummy-env improve --help`).", add_help=False)
+    ip.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
 
 

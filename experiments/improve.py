@@ -1,0 +1,302 @@
+"""Rollout policy improvement: a residual policy learns where the rule-based agent's own next-best
+moves do better than its choice, from paired rollouts in copies of the real game (issue 17's
+"search as a teacher", in its cheapest form: one rollout per candidate).
+
+    rummy-env improve --game rummy --option reward_mode=zero_sum --decisions 600000 --reward-scale 0.02 \\
+        --run-dir runs/rummy_improve_s1
+
+1. **Collect.** Games with the rule-based agent in every seat (deal seeds ``DEAL_SEED_BASE`` +
+   ``--seed`` x 2^20 + 0, 1, 2, ...: apart for every ``--seed`` and from every tournament's). At a decision where the acting seat's agent ranks two or more moves (``ranked_actions``:
+   its choice first; the ``--candidates`` K best are kept), taken with probability ``--sample``,
+   each candidate is played in a copy of the real game (``game.clone()``: the true hands and stock,
+   which the policy never sees) and the rule-based agents play on until the engine next scores
+   (the end of the deal, round or hand); the candidate's value Q is the seat's reward there, times
+   ``--reward-scale``. The agents are deterministic and the copy fixes the stock, so the candidates
+   of one decision differ only through the move: each Q is the rule-based continuation's exact
+   value of that move in that true position. The real game then goes on with the agent's choice.
+2. **Fit.** The network of ``train_ppo --prior heuristic --prior-candidates K`` (input: the
+   observation and the K candidate ids; the bonus ``prior_logit`` on the agent's choice) regresses
+   each candidate's logit minus the choice's on Q(candidate) - Q(choice); its value head regresses
+   Q(choice). The regression's minimiser is the *expected* difference given what the seat sees
+   (the hidden cards averaged as they fall in the rule-based agents' games), so the greedy policy
+   plays the candidate with the highest expected value under the rule-based continuation: one
+   step of policy improvement over the rule-based agent (Bertsekas' rollout algorithm), learned so
+   that a decision costs one forward pass instead of rollouts. ``ppo:PATH`` plays it (greedy).
+3. **Held out.** ``--val-fraction`` of the games. Per epoch ``improve.csv`` logs the regression
+   error there, how often the greedy policy leaves the agent's choice (``deviation_rate``) and the
+   **realized gain**: the mean over held-out decisions of Q(greedy choice) - Q(agent's choice), 0
+   where it keeps the choice, with its standard error, in the game's reward units: what the learned
+   departures are worth in those positions when the rule-based agents play on. ``hindsight_gain``,
+   the mean of max Q - Q(choice), is what a player who saw the hidden cards would gain.
+4. **Write** ``policy.pt`` (the format ``ppo:PATH`` and ``train_ppo --init-from`` read),
+   ``improve.csv`` and ``summary.json`` (with the git commit and command line), atomically.
+
+The games whose rule-based agent ranks its moves: Rummy (every legal move) and Contract Rummy (draws
+and discards). A rollout costs a deal's rest: about a millisecond in a two-player Rummy round, a
+third of a second in a Contract Rummy deal.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import math
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+import torch
+
+from rummy_env.agents.ppo_agent import policy_for_game, with_prior
+from rummy_env.agents.registry import heuristic_class, rule_based_agents
+from rummy_env.registry import game_key, make_raw_env
+from rummy_env.experiments import io
+from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
+from rummy_env.experiments.dataclass_args import RunArgs, dataclass_parser, parse_dataclass
+from rummy_env.experiments.options import parse_env_options
+
+
+DEAL_SEED_BASE = 1 << 40
+"""The first deal seed of ``--seed`` 0; ``--seed`` s plays deal seeds DEAL_SEED_BASE + s * 2^20 + game."""
+
+
+@dataclass
+class Args(RunArgs):
+    RUN_KIND: ClassVar[str] = "improve"
+    decisions: int = 200_000
+    """labelled decisions to collect"""
+    candidates: int = 3
+    """K: the rule-based agent's best-ranked moves compared at each decision (its choice first)"""
+    sample: float = 1.0
+    """chance that a decision with two or more candidates is labelled"""
+    reward_scale: float = 1.0
+    """rewards are multiplied by this for the values Q"""
+    prior_weight: float = 1.0
+    """initial logit bonus of the agent's choice (learned by the fit)"""
+    epochs: int = 4
+    """passes over the collected decisions"""
+    batch_size: int = 512
+    """decisions per minibatch"""
+    learning_rate: float = 1e-3
+    """Adam learning rate, decaying linearly to 0"""
+    vf_coef: float = 0.5
+    """weight of the value error in the loss"""
+    val_fraction: float = 0.05
+    """share of the games held out for validation"""
+    workers: int = 1
+    """processes collecting labels (each plays its own deals)"""
+    labels: str = ""
+    """fit on these saved labels (comma-separated labels.npz files of earlier runs) instead of collecting"""
+
+
+def build_parser():
+    """The parser of ``rummy-env improve`` / ``python -m rummy_env.experiments.improve``."""
+    return dataclass_parser(Args, __doc__)
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    args = parse_dataclass(Args, argv, __doc__)
+    if args.candidates < 2:
+        raise ValueError(f"--candidates must be at least 2 (the choice and an alternative), got {args.candidates}")
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    if not 0 <= args.seed < 1 << 20:
+        raise ValueError(f"--seed must lie in [0, 2^20) (it picks the deal seeds), got {args.seed}")
+    if not 0.0 < args.sample <= 1.0:
+        raise ValueError(f"--sample must lie in (0, 1], got {args.sample}")
+    return args
+
+
+@dataclass
+class Labels:
+    """One row per labelled decision; ``game`` numbers the games they came from."""
+
+    obs: np.ndarray         # (D, obs_size) float16
+    candidates: np.ndarray  # (D, K) int64 action ids, the agent's choice first, padded with -1
+    q: np.ndarray           # (D, K) float32 value of each candidate, NaN for padding
+    game: np.ndarray        # (D,) int64
+
+
+def rollout_value(game, action: int, seat: int, agents: list) -> float:
+    """``seat``'s reward at the next scoring step after ``action`` in ``game`` (a copy: it is
+    played on), with ``agents`` (one rule-based agent per seat) choosing every move after it."""
+    for agent in agents:   # a plan made in another copy does not hold in this one
+        agent.forget_plan()
+    rewards = game.step(action)
+    while rewards is None and not game.done:
+        s = game.current_player
+        rewards = game.step(int(agents[s].act(game.observation(s), game.legal_mask().copy(), game.view(s))))
+    return 0.0 if rewards is None else float(rewards[seat])
+
+
+def collect(key: str, options: dict, args: Args, worker: int = 0) -> Labels:
+    """Rule-based games until worker ``worker``'s share of ``args.decisions`` is labelled (module
+    docstring, step 1); its games are numbered ``worker`` x 2^14 + 0, 1, ..."""
+    env = make_raw_env(key, **options)
+    rule = heuristic_class(key)
+    if not hasattr(rule, "ranked_actions"):
+        raise ValueError(f"improve needs a rule-based agent that ranks its moves; {key}'s does not")
+    rng = np.random.default_rng([args.seed, worker, 4242])
+    rollout_agents = rule_based_agents(rule, len(env.possible_agents), rng)
+    k = args.candidates
+    wanted = args.decisions // args.workers + (worker < args.decisions % args.workers)
+    obs_l, cand_l, q_l, game_l = [], [], [], []
+    game_id = worker << 14
+    while len(q_l) < wanted:
+        env.reset(seed=DEAL_SEED_BASE + (args.seed << 20) + game_id)
+        game = env.game
+        agents = rule_based_agents(rule, len(env.possible_agents), rng)
+        while not game.done and len(q_l) < wanted:
+            seat = game.current_player
+            obs = game.observation(seat)
+            ranked = [int(a) for a in agents[seat].ranked_actions(obs, game.legal_mask().copy(), game.view(seat))[:k]]
+            if len(ranked) > 1 and rng.random() < args.sample:
+                q = [rollout_value(game.clone(), a, seat, rollout_agents) * args.reward_scale for a in ranked]
+                obs_l.append(obs.astype(np.float16))
+                cand_l.append(ranked + [-1] * (k - len(ranked)))
+                q_l.append(q + [math.nan] * (k - len(q)))
+                game_l.append(game_id)
+            game.step(ranked[0])
+        game_id += 1
+    return Labels(np.stack(obs_l), np.array(cand_l, np.int64), np.array(q_l, np.float32), np.array(game_l, np.int64))
+
+
+def collect_all(key: str, options: dict, args: Args) -> Labels:
+    """Every worker's labels (``--workers`` processes), in worker order."""
+    if args.workers == 1:
+        return collect(key, options, args)
+    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        parts = list(pool.map(collect, *zip(*[(key, options, args, w) for w in range(args.workers)])))
+    return Labels(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in dataclasses.fields(Labels)))
+
+
+def save_labels(path: str, labels: Labels) -> None:
+    """``labels`` as an uncompressed ``.npz``, atomically."""
+    io.atomic_write(path, lambda f: np.savez(f, **dataclasses.asdict(labels)), binary=True)
+
+
+def load_labels(paths: str) -> Labels:
+    """The labels of the comma-separated ``.npz`` files ``paths`` (as :func:`save_labels` writes
+    them), concatenated; each file's game numbers are shifted past the previous files'."""
+    parts, shift = [], 0
+    for path in paths.split(","):
+        with np.load(path) as data:
+            part = Labels(**{f.name: data[f.name] for f in dataclasses.fields(Labels)})
+        part.game = part.game + shift
+        shift = int(part.game.max()) + 1
+        parts.append(part)
+    return Labels(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in dataclasses.fields(Labels)))
+
+
+def fit(net, labels: Labels, args: Args, log) -> list[dict]:
+    """Regress the candidates' logit differences on their Q differences and the value on the
+    choice's Q, ``args.epochs`` passes; one row of held-out figures per epoch (module docstring)."""
+    rng = np.random.default_rng([args.seed, 271828])
+    held_out = rng.random(int(labels.game.max()) + 1) < args.val_fraction
+    val_rows = np.flatnonzero(held_out[labels.game])
+    train_rows = np.flatnonzero(~held_out[labels.game])
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+    q_all = torch.from_numpy(labels.q)
+
+    def forward(rows: np.ndarray):
+        """(candidate logits minus the choice's (B, K-1), value (B,), Q (B, K)) of ``rows``."""
+        candidates = torch.from_numpy(labels.candidates[rows])
+        logits, value = net(torch.from_numpy(with_prior(labels.obs[rows].astype(np.float32), labels.candidates[rows])))
+        chosen = logits.gather(1, net.candidate_columns(candidates))
+        return chosen[:, 1:] - chosen[:, :1], value, q_all[rows]
+
+    def losses(gap: torch.Tensor, value: torch.Tensor, q: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        target = q[:, 1:] - q[:, :1]
+        real = ~torch.isnan(target)
+        return ((gap - target.nan_to_num()) ** 2)[real].mean(), 0.5 * ((value - q[:, 0]) ** 2).mean()
+
+    history = []
+    for epoch in range(1, args.epochs + 1):
+        start = time.perf_counter()
+        order = rng.permutation(train_rows)
+        batches = [order[j:j + args.batch_size] for j in range(0, len(order), args.batch_size)]
+        total = 0.0
+        for b, rows in enumerate(batches):
+            optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - ((epoch - 1) * len(batches) + b)
+                                                                    / (args.epochs * len(batches)))
+            gap_loss, value_loss = losses(*forward(rows))
+            loss = gap_loss + args.vf_coef * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(rows)
+        row = {"epoch": epoch, "decisions": len(labels.q), "train_loss": round(total / len(train_rows), 6),
+               **held_out_figures(forward, losses, val_rows), "seconds": round(time.perf_counter() - start, 1)}
+        history.append(row)
+        log(json.dumps(row))
+    return history
+
+
+def held_out_figures(forward, losses, rows: np.ndarray) -> dict:
+    """Regression and value error, deviation rate, realized gain (with its standard error) and
+    hindsight gain over the held-out ``rows``; NaN without any."""
+    if not len(rows):
+        return dict.fromkeys(("val_gap_loss", "val_value_loss", "deviation_rate", "realized_gain",
+                              "realized_gain_se", "hindsight_gain"), math.nan)
+    sums, gains, picks, hindsight = np.zeros(2), [], [], []
+    with torch.no_grad():
+        for j in range(0, len(rows), 4096):
+            gap, value, q = forward(rows[j:j + 4096])
+            sums += [loss.item() * len(gap) for loss in losses(gap, value, q)]
+            pick = torch.cat([torch.zeros_like(gap[:, :1]), gap.masked_fill(torch.isnan(q[:, 1:]), -math.inf)], 1).argmax(1)
+            gains.append((q.gather(1, pick[:, None])[:, 0] - q[:, 0]).numpy())
+            picks.append(pick.numpy())
+            hindsight.append((q.nan_to_num(-math.inf).max(1).values - q[:, 0]).numpy())
+    gain = np.concatenate(gains)
+    return {"val_gap_loss": round(sums[0] / len(rows), 6), "val_value_loss": round(sums[1] / len(rows), 6),
+            "deviation_rate": round(float(np.mean(np.concatenate(picks) > 0)), 5), "realized_gain": round(float(gain.mean()), 6),
+            "realized_gain_se": round(float(gain.std(ddof=1) / math.sqrt(len(gain))), 6) if len(gain) > 1 else math.nan,
+            "hindsight_gain": round(float(np.concatenate(hindsight).mean()), 6)}
+
+
+def improve(args: Args) -> dict:
+    """Collect, fit and write (module docstring); returns the summary."""
+    torch.set_num_threads(args.torch_threads)
+    torch.manual_seed(args.seed)
+    key = game_key(args.game)
+    run_dir = args.output_dir()
+    options = parse_env_options(args.opt)
+    log = functools.partial(print, flush=True)
+    start = time.perf_counter()
+    if args.labels:
+        labels = load_labels(args.labels)
+    else:
+        labels = collect_all(key, options, args)
+        save_labels(os.path.join(run_dir, "labels.npz"), labels)
+    collect_s = time.perf_counter() - start
+    games = len(np.unique(labels.game))
+    log(json.dumps({"decisions": len(labels.q), "games": games, "collect_s": round(collect_s, 1)}))
+    env = make_raw_env(key, **options)
+    net = policy_for_game(key, labels.obs.shape[1], env.action_space(env.possible_agents[0]).n, args.hidden,
+                          args.conv_channels, args.head, args.factor_dim, prior="heuristic",
+                          prior_weight=args.prior_weight, prior_candidates=args.candidates)
+    net.name = f"{key} improvement run {run_dir}"
+    history = fit(net, labels, args, log)
+    fit_s = time.perf_counter() - start - collect_s
+    atomic_torch_save(policy_record(net.eval(), key, options, update=0, global_step=0, improve=dataclasses.asdict(args)),
+                      os.path.join(run_dir, "policy.pt"))
+    io.write_csv(os.path.join(run_dir, "improve.csv"), history, list(history[0]))
+    summary = {"game": key, "options": options, "decisions": len(labels.q), "games": games,
+               "collect_s": round(collect_s, 1), "fit_s": round(fit_s, 1),
+               **{k: v for k, v in history[-1].items() if k not in ("epoch", "decisions", "seconds")},
+               "args": dataclasses.asdict(args), **io.provenance()}
+    io.write_json(os.path.join(run_dir, "summary.json"), summary)
+    print(json.dumps({k: v for k, v in summary.items() if k not in ("args", "command")}))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> None:
+    improve(parse_args(argv))
+
+
+if __name__ == "__main__":
+    main()
