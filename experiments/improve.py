@@ -23,13 +23,15 @@ moves do better than its choice, from paired rollouts in copies of the real game
    step of policy improvement over the rule-based agent (Bertsekas' rollout algorithm), learned so
    that a decision costs one forward pass instead of rollouts. ``ppo:PATH`` plays it (greedy).
 3. **Held out.** ``--val-fraction`` of the games. Per epoch ``improve.csv`` logs the regression
-   error there, how often the greedy policy leaves the agent's choice (``deviation_rate``) and the
-   **realized gain**: the mean over held-out decisions of Q(greedy choice) - Q(agent's choice), 0
+   error there, against ``gap_variance`` (the variance of the real differences: the error of the
+   best constant guess) with ``gap_correlation`` (predicted against real differences), how often
+   the greedy policy leaves the agent's choice (``deviation_rate``) and the **realized gain**: the mean over held-out decisions of Q(greedy choice) - Q(agent's choice), 0
    where it keeps the choice, with its standard error, in the game's reward units: what the learned
    departures are worth in those positions when the rule-based agents play on. ``hindsight_gain``,
    the mean of max Q - Q(choice), is what a player who saw the hidden cards would gain.
 4. **Write** ``policy.pt`` (the format ``ppo:PATH`` and ``train_ppo --init-from`` read),
-   ``improve.csv`` and ``summary.json`` (with the git commit and command line), atomically.
+   ``improve.csv``, ``summary.json`` (with the git commit and command line) and ``labels.npz`` (the
+   labels, which ``--labels`` fits again without collecting), atomically.
 
 The games whose rule-based agent ranks its moves: Rummy (every legal move) and Contract Rummy (draws
 and discards). A rollout costs a deal's rest: about a millisecond in a two-player Rummy round, a
@@ -75,8 +77,8 @@ class Args(RunArgs):
     """chance that a decision with two or more candidates is labelled"""
     reward_scale: float = 1.0
     """rewards are multiplied by this for the values Q"""
-    prior_weight: float = 1.0
-    """initial logit bonus of the agent's choice (learned by the fit)"""
+    prior_weight: float = 0.0
+    """initial logit bonus of the agent's choice, learned by the fit (0: no gap to unlearn at the start)"""
     epochs: int = 4
     """passes over the collected decisions"""
     batch_size: int = 512
@@ -236,26 +238,35 @@ def fit(net, labels: Labels, args: Args, log) -> list[dict]:
     return history
 
 
+HELD_OUT_FIGURES = ("val_gap_loss", "val_value_loss", "gap_variance", "gap_correlation", "deviation_rate",
+                    "realized_gain", "realized_gain_se", "hindsight_gain")
+
+
 def held_out_figures(forward, losses, rows: np.ndarray) -> dict:
-    """Regression and value error, deviation rate, realized gain (with its standard error) and
-    hindsight gain over the held-out ``rows``; NaN without any."""
+    """Over the held-out ``rows`` (NaN without any): the regression and value errors; the variance
+    of the real differences Q(candidate) - Q(choice) (the error of the best constant guess) and
+    their correlation with the predicted ones; how often the greedy policy departs; its realized
+    gain with its standard error; the hindsight gain (module docstring)."""
     if not len(rows):
-        return dict.fromkeys(("val_gap_loss", "val_value_loss", "deviation_rate", "realized_gain",
-                              "realized_gain_se", "hindsight_gain"), math.nan)
-    sums, gains, picks, hindsight = np.zeros(2), [], [], []
+        return dict.fromkeys(HELD_OUT_FIGURES, math.nan)
+    sums, gaps, qs = np.zeros(2), [], []
     with torch.no_grad():
         for j in range(0, len(rows), 4096):
             gap, value, q = forward(rows[j:j + 4096])
             sums += [loss.item() * len(gap) for loss in losses(gap, value, q)]
-            pick = torch.cat([torch.zeros_like(gap[:, :1]), gap.masked_fill(torch.isnan(q[:, 1:]), -math.inf)], 1).argmax(1)
-            gains.append((q.gather(1, pick[:, None])[:, 0] - q[:, 0]).numpy())
-            picks.append(pick.numpy())
-            hindsight.append((q.nan_to_num(-math.inf).max(1).values - q[:, 0]).numpy())
-    gain = np.concatenate(gains)
+            gaps.append(gap.numpy())
+            qs.append(q.numpy())
+    gap, q = np.concatenate(gaps), np.concatenate(qs)
+    real = q[:, 1:] - q[:, :1]
+    pairs = ~np.isnan(real)
+    pick = np.concatenate([np.zeros((len(q), 1)), np.where(pairs, gap, -np.inf)], 1).argmax(1)
+    gain = q[np.arange(len(q)), pick] - q[:, 0]
     return {"val_gap_loss": round(sums[0] / len(rows), 6), "val_value_loss": round(sums[1] / len(rows), 6),
-            "deviation_rate": round(float(np.mean(np.concatenate(picks) > 0)), 5), "realized_gain": round(float(gain.mean()), 6),
+            "gap_variance": round(float(real[pairs].var()), 6),
+            "gap_correlation": round(float(np.corrcoef(gap[pairs], real[pairs])[0, 1]), 5),
+            "deviation_rate": round(float(np.mean(pick > 0)), 5), "realized_gain": round(float(gain.mean()), 6),
             "realized_gain_se": round(float(gain.std(ddof=1) / math.sqrt(len(gain))), 6) if len(gain) > 1 else math.nan,
-            "hindsight_gain": round(float(np.concatenate(hindsight).mean()), 6)}
+            "hindsight_gain": round(float(np.mean(np.nanmax(q, 1) - q[:, 0])), 6)}
 
 
 def improve(args: Args) -> dict:

@@ -60,6 +60,7 @@ def synthetic_labels(rows: int, seed: int) -> improve.Labels:
 def test_the_fit_learns_the_departure_that_pays():
     """On synthetic labels the greedy policy takes the discard exactly where it pays: on held-out
     rows it departs in about half of them and realizes the hindsight gain (0.5 per decision)."""
+    torch.manual_seed(0)
     args = improve.Args(game="rummy", epochs=6, batch_size=64, learning_rate=3e-3, val_fraction=0.2, seed=3)
     net = improve.policy_for_game("rummy", 1346, 1307, "64", prior="heuristic", prior_weight=1.0, prior_candidates=3)
     history = improve.fit(net, synthetic_labels(2400, 1), args, lambda line: None)
@@ -67,7 +68,7 @@ def test_the_fit_learns_the_departure_that_pays():
     assert last["hindsight_gain"] == pytest.approx(0.5, abs=0.06)
     assert last["realized_gain"] == pytest.approx(last["hindsight_gain"], abs=1e-6)
     assert 0.4 < last["deviation_rate"] < 0.6
-    assert last["val_gap_loss"] < 0.05
+    assert last["val_gap_loss"] < 0.1 < last["gap_variance"] and last["gap_correlation"] > 0.9
 
 
 def test_a_run_writes_a_policy_that_plays(tmp_path):
@@ -79,6 +80,14 @@ def test_a_run_writes_a_policy_that_plays(tmp_path):
     summary = json.load(open(os.path.join(run, "summary.json")))
     assert summary["decisions"] == 300 and summary["args"]["candidates"] == 3
     assert os.path.exists(os.path.join(run, "improve.csv"))
+    refit = str(tmp_path / "refit")
+    improve.main(["--game", "rummy", "--option", "reward_mode=zero_sum", "--labels", os.path.join(run, "labels.npz"),
+                  "--epochs", "1", "--hidden", "32", "--seed", "4", "--run-dir", refit])
+    again = json.load(open(os.path.join(refit, "summary.json")))
+    assert (again["decisions"], again["games"]) == (300, summary["games"])
+    twice = improve.load_labels(",".join([os.path.join(run, "labels.npz")] * 2))
+    assert len(twice.q) == 600 and np.array_equal(twice.candidates[:300], twice.candidates[300:])
+    assert twice.game[300] == twice.game[299] + 1   # the second file's games come after the first's
     agent = load_ppo_agent(os.path.join(run, "policy.pt"), "rummy")
     assert agent.net.prior == "heuristic" and agent.net.prior_candidates == 3
     env = make_raw_env("rummy", **OPTIONS)

@@ -57,6 +57,8 @@ POLICIES = [
     ("contract_rummy", "runs/contract_rummy_dealwin2h_s2/policy_fp16.pt", {}),
     ("contract_rummy", "runs/contract_rummy_2cores_s1/policy_fp16.pt", {}),
     ("contract_rummy", "runs/contract_rummy_2cores_s2/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_cand5_s1/policy_fp16.pt", {}),
+    ("contract_rummy", "runs/contract_rummy_cand5_s2/policy_fp16.pt", {}),
     ("rummy", "runs/rummy_perround_s1/policy_fp16.pt", {"reward_mode": "zero_sum"}),
     ("rummy", "runs/rummy_perround_s2/policy_fp16.pt", {"reward_mode": "zero_sum"}),
 ]
