@@ -22,13 +22,15 @@ moves do better than its choice, from paired rollouts in copies of the real game
    plays the candidate with the highest expected value under the rule-based continuation: one
    step of policy improvement over the rule-based agent (Bertsekas' rollout algorithm), learned so
    that a decision costs one forward pass instead of rollouts. ``ppo:PATH`` plays it (greedy).
-3. **Held out.** ``--val-fraction`` of the games. Per epoch ``improve.csv`` logs the regression
-   error there, against ``gap_variance`` (the variance of the real differences: the error of the
-   best constant guess) with ``gap_correlation`` (predicted against real differences), how often
-   the greedy policy leaves the agent's choice (``deviation_rate``) and the **realized gain**: the mean over held-out decisions of Q(greedy choice) - Q(agent's choice), 0
-   where it keeps the choice, with its standard error, in the game's reward units: what the learned
-   departures are worth in those positions when the rule-based agents play on. ``hindsight_gain``,
-   the mean of max Q - Q(choice), is what a player who saw the hidden cards would gain.
+3. **Held out.** ``--val-fraction`` of the games. Per epoch ``improve.csv`` logs there the
+   regression error, against ``gap_variance`` (the variance of the real differences: the error of
+   the best constant guess), with ``gap_correlation`` (predicted against real differences); how
+   often the greedy policy leaves the agent's choice (``deviation_rate``); and the **realized
+   gain**: the mean of Q(greedy choice) - Q(agent's choice), 0 where it keeps the choice, with its
+   standard error, in the game's reward units: what the learned departures are worth in those
+   positions when the rule-based agents play on. ``gain_margin_<m>`` is the same for departing only
+   where the predicted gain exceeds m; ``hindsight_gain``, the mean of max Q - Q(choice), is what a
+   player who saw the hidden cards would gain.
 4. **Write** ``policy.pt`` (the format ``ppo:PATH`` and ``train_ppo --init-from`` read),
    ``improve.csv``, ``summary.json`` (with the git commit and command line) and ``labels.npz`` (the
    labels, which ``--labels`` fits again without collecting), atomically.
@@ -238,8 +240,11 @@ def fit(net, labels: Labels, args: Args, log) -> list[dict]:
     return history
 
 
+MARGINS = (0.01, 0.03, 0.1)
+"""Margins m of the held-out ``gain_margin_<m>``: the realized gain of departing only where the
+predicted gain exceeds m (a more cautious greedy policy)."""
 HELD_OUT_FIGURES = ("val_gap_loss", "val_value_loss", "gap_variance", "gap_correlation", "deviation_rate",
-                    "realized_gain", "realized_gain_se", "hindsight_gain")
+                    "realized_gain", "realized_gain_se", "hindsight_gain", *(f"gain_margin_{m}" for m in MARGINS))
 
 
 def held_out_figures(forward, losses, rows: np.ndarray) -> dict:
@@ -259,14 +264,20 @@ def held_out_figures(forward, losses, rows: np.ndarray) -> dict:
     gap, q = np.concatenate(gaps), np.concatenate(qs)
     real = q[:, 1:] - q[:, :1]
     pairs = ~np.isnan(real)
-    pick = np.concatenate([np.zeros((len(q), 1)), np.where(pairs, gap, -np.inf)], 1).argmax(1)
-    gain = q[np.arange(len(q)), pick] - q[:, 0]
+    def realized(margin: float) -> np.ndarray:
+        """Per row: Q of the greedy pick minus Q(choice), departing only for a predicted gain > margin."""
+        pick = np.concatenate([np.full((len(q), 1), margin), np.where(pairs, gap, -np.inf)], 1).argmax(1)
+        return q[np.arange(len(q)), pick] - q[:, 0]
+
+    gain = realized(0.0)
     return {"val_gap_loss": round(sums[0] / len(rows), 6), "val_value_loss": round(sums[1] / len(rows), 6),
             "gap_variance": round(float(real[pairs].var()), 6),
             "gap_correlation": round(float(np.corrcoef(gap[pairs], real[pairs])[0, 1]), 5),
-            "deviation_rate": round(float(np.mean(pick > 0)), 5), "realized_gain": round(float(gain.mean()), 6),
+            "deviation_rate": round(float(np.mean(np.max(np.where(pairs, gap, -np.inf), 1) > 0)), 5),
+            "realized_gain": round(float(gain.mean()), 6),
             "realized_gain_se": round(float(gain.std(ddof=1) / math.sqrt(len(gain))), 6) if len(gain) > 1 else math.nan,
-            "hindsight_gain": round(float(np.mean(np.nanmax(q, 1) - q[:, 0])), 6)}
+            "hindsight_gain": round(float(np.mean(np.nanmax(q, 1) - q[:, 0])), 6),
+            **{f"gain_margin_{m}": round(float(realized(m).mean()), 6) for m in MARGINS}}
 
 
 def improve(args: Args) -> dict:

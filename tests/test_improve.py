@@ -67,6 +67,7 @@ def test_the_fit_learns_the_departure_that_pays():
     last = history[-1]
     assert last["hindsight_gain"] == pytest.approx(0.5, abs=0.06)
     assert last["realized_gain"] == pytest.approx(last["hindsight_gain"], abs=1e-6)
+    assert last["gain_margin_0.1"] == pytest.approx(last["realized_gain"], abs=1e-6)   # the gains are +-1
     assert 0.4 < last["deviation_rate"] < 0.6
     assert last["val_gap_loss"] < 0.1 < last["gap_variance"] and last["gap_correlation"] > 0.9
 
