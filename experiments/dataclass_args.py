@@ -75,6 +75,24 @@ class RunArgs:
         return self.run_dir or os.path.join("runs", f"{game_key(self.game)}_{self.RUN_KIND}_s{self.seed}")
 
 
+@dataclass
+class FitArgs(RunArgs):
+    """The flags of the tools that collect decisions and fit the network to them (``imitate``, ``improve``)."""
+
+    reward_scale: float = 1.0
+    """rewards are multiplied by this for the network's targets"""
+    epochs: int = 4
+    """passes over the collected decisions (in imitate, the first fit's)"""
+    batch_size: int = 512
+    """decisions per minibatch"""
+    learning_rate: float = 1e-3
+    """Adam learning rate, decaying linearly to 0 over each fit"""
+    vf_coef: float = 0.5
+    """weight of the value error in the loss"""
+    val_fraction: float = 0.05
+    """share of the games held out for validation"""
+
+
 def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.ArgumentParser:
     """A parser with one ``--flag`` per field of the arguments dataclass ``cls`` (module docstring);
     each flag's help is the field's docstring and its default. ``doc``'s first paragraph is the

@@ -50,12 +50,12 @@ from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
 from rummy_env.experiments import io
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
-from rummy_env.experiments.dataclass_args import RunArgs, dataclass_parser, parse_dataclass
+from rummy_env.experiments.dataclass_args import FitArgs, dataclass_parser, parse_dataclass
 from rummy_env.experiments.options import parse_env_options
 
 
 @dataclass
-class Args(RunArgs):
+class Args(FitArgs):
     RUN_KIND: ClassVar[str] = "bc"
     seed: int = 1
     """seed of the deals, the agents, the held-out split and torch"""
@@ -67,18 +67,6 @@ class Args(RunArgs):
     """games played side by side while collecting"""
     gamma: float = 0.99
     """discount per decision of the value targets"""
-    reward_scale: float = 1.0
-    """rewards are multiplied by this for the value targets"""
-    epochs: int = 4
-    """passes over the collected decisions in the first fit"""
-    batch_size: int = 512
-    """decisions per minibatch"""
-    learning_rate: float = 1e-3
-    """Adam learning rate"""
-    vf_coef: float = 0.5
-    """weight of the value error in the loss"""
-    val_fraction: float = 0.05
-    """share of the episodes held out for validation"""
     dagger_rounds: int = 0
     """after the first fit: rounds of DAgger (collect with the network in one seat, refit on everything)"""
     dagger_decisions: int = 100_000

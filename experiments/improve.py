@@ -60,7 +60,7 @@ from rummy_env.agents.registry import heuristic_class, rule_based_agents
 from rummy_env.registry import game_key, make_raw_env
 from rummy_env.experiments import io
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
-from rummy_env.experiments.dataclass_args import RunArgs, dataclass_parser, parse_dataclass
+from rummy_env.experiments.dataclass_args import FitArgs, dataclass_parser, parse_dataclass
 from rummy_env.experiments.options import parse_env_options
 
 
@@ -69,7 +69,7 @@ DEAL_SEED_BASE = 1 << 40
 
 
 @dataclass
-class Args(RunArgs):
+class Args(FitArgs):
     RUN_KIND: ClassVar[str] = "improve"
     decisions: int = 200_000
     """labelled decisions to collect"""
@@ -77,20 +77,8 @@ class Args(RunArgs):
     """K: the rule-based agent's best-ranked moves compared at each decision (its choice first)"""
     sample: float = 1.0
     """chance that a decision with two or more candidates is labelled"""
-    reward_scale: float = 1.0
-    """rewards are multiplied by this for the values Q"""
     prior_weight: float = 0.0
     """initial logit bonus of the agent's choice, learned by the fit (0: no gap to unlearn at the start)"""
-    epochs: int = 4
-    """passes over the collected decisions"""
-    batch_size: int = 512
-    """decisions per minibatch"""
-    learning_rate: float = 1e-3
-    """Adam learning rate, decaying linearly to 0"""
-    vf_coef: float = 0.5
-    """weight of the value error in the loss"""
-    val_fraction: float = 0.05
-    """share of the games held out for validation"""
     workers: int = 1
     """processes collecting labels (each plays its own deals)"""
     labels: str = ""
