@@ -6,7 +6,8 @@ moves do better than its choice, from paired rollouts in copies of the real game
         --run-dir runs/rummy_improve_s1
 
 1. **Collect.** Games with the rule-based agent in every seat (deal seeds ``DEAL_SEED_BASE`` +
-   ``--seed`` x 2^20 + 0, 1, 2, ...: apart for every ``--seed`` and from every tournament's). At a decision where the acting seat's agent ranks two or more moves (``ranked_actions``:
+   ``--seed`` x 2^20 + the game's number, worker w's games numbered w x 2^14 + 0, 1, 2, ...: apart
+   for every ``--seed`` and worker, and from every tournament's). At a decision where the acting seat's agent ranks two or more moves (``ranked_actions``:
    its choice first; the ``--candidates`` K best are kept), taken with probability ``--sample``,
    each candidate is played in a copy of the real game (``game.clone()``: the true hands and stock,
    which the policy never sees) and the rule-based agents play on until the engine next scores
@@ -94,8 +95,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     args = parse_dataclass(Args, argv, __doc__)
     if args.candidates < 2:
         raise ValueError(f"--candidates must be at least 2 (the choice and an alternative), got {args.candidates}")
-    if args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    if not 1 <= args.workers <= 64:
+        raise ValueError(f"--workers must lie in 1..64 (each numbers its games from worker x 2^14), got {args.workers}")
     if not 0 <= args.seed < 1 << 20:
         raise ValueError(f"--seed must lie in [0, 2^20) (it picks the deal seeds), got {args.seed}")
     if not 0.0 < args.sample <= 1.0:

@@ -105,7 +105,19 @@ def test_a_run_writes_a_policy_that_plays(tmp_path):
     assert steps > 50
 
 
-@pytest.mark.parametrize("flag, value", [("--candidates", "1"), ("--sample", "0")])
+@pytest.mark.parametrize("flag, value", [("--candidates", "1"), ("--sample", "0"), ("--workers", "65"),
+                                         ("--seed", "-1")])
 def test_bad_arguments_are_refused(flag, value):
     with pytest.raises(ValueError, match=flag):
         improve.parse_args(["--game", "rummy", flag, value])
+
+
+def test_workers_label_their_own_games():
+    """Two collecting processes share the decisions out and play different deals; the labels keep
+    which worker's game each came from."""
+    args = improve.parse_args(["--game", "rummy", "--option", "reward_mode=zero_sum", "--decisions", "41",
+                               "--workers", "2", "--seed", "6"])
+    labels = improve.collect_all("rummy", OPTIONS, args)
+    first = labels.game < 1 << 14
+    assert len(labels.q) == 41 and first.sum() == 21 and (labels.game[~first] >= 1 << 14).all()
+    assert not np.array_equal(labels.obs[0], labels.obs[21])
