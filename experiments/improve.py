@@ -114,6 +114,11 @@ class Labels:
     game: np.ndarray        # (D,) int64
 
 
+def concatenated(parts: list[Labels]) -> Labels:
+    """The rows of ``parts``, in order."""
+    return Labels(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in dataclasses.fields(Labels)))
+
+
 def rollout_value(game, action: int, seat: int, agents: list) -> float:
     """``seat``'s reward at the next scoring step after ``action`` in ``game`` (a copy: it is
     played on), with ``agents`` (one rule-based agent per seat) choosing every move after it."""
@@ -164,7 +169,7 @@ def collect_all(key: str, options: dict, args: Args) -> Labels:
         return collect(key, options, args)
     with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         parts = list(pool.map(collect, *zip(*[(key, options, args, w) for w in range(args.workers)])))
-    return Labels(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in dataclasses.fields(Labels)))
+    return concatenated(parts)
 
 
 def save_labels(path: str, labels: Labels) -> None:
@@ -182,7 +187,7 @@ def load_labels(paths: str) -> Labels:
         part.game = part.game + shift
         shift = int(part.game.max()) + 1
         parts.append(part)
-    return Labels(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in dataclasses.fields(Labels)))
+    return concatenated(parts)
 
 
 def fit(net, labels: Labels, args: Args, log) -> list[dict]:
