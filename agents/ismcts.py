@@ -180,6 +180,8 @@ class ISMCTSAgent(Agent):
         """The rule-based agent of every seat, for heuristic rollouts and the bias (built by ``bind``)."""
         self.last_iterations = 0
         """Iterations of the latest search (0 when the decision had one legal action)."""
+        self.last_visits: dict[int, int] = {}
+        """The latest search's visit count per root action (empty when it did not search)."""
         self.reset(0, None)
 
     def reset(self, seat: int, seed: int | None = None) -> None:
@@ -209,7 +211,7 @@ class ISMCTSAgent(Agent):
     # -- deciding ---------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
         legal = np.flatnonzero(action_mask)
-        self.last_iterations = 0
+        self.last_iterations, self.last_visits = 0, {}
         if self.plan:   # the rest of the multi-step move chosen earlier
             action = self.plan.pop(0)
             if action_mask[action]:
@@ -240,7 +242,7 @@ class ISMCTSAgent(Agent):
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.last_iterations = done
-        visits = root.visits
+        visits = self.last_visits = root.visits
         best = int(max(legal, key=lambda a: (visits.get(int(a), 0), root.total.get(int(a), 0.0))))
         if self.gate is not None:
             best = self._gated(root, best)

@@ -15,6 +15,12 @@ moves do better than its choice, from paired rollouts in copies of the real game
    ``--reward-scale``. The agents are deterministic and the copy fixes the stock, so the candidates
    of one decision differ only through the move: each Q is the rule-based continuation's exact
    value of that move in that true position. The real game then goes on with the agent's choice.
+   **With a teacher** (``--teacher``, an ``ismcts`` spec; Rummy): the search decides instead, from
+   the seat's information only, in a copy whose match ends with the round (so its rollouts stop
+   where the engine next scores), and each candidate's Q is its share of the search's root visits.
+   The fit below then learns, from one forward pass, which candidate the search would visit most
+   (expert iteration's distillation step: the search as a teacher); ``--collect-seconds`` bounds
+   the collecting time, as a search costs a fraction of a second per decision.
 2. **Fit.** The network of ``train_ppo --prior heuristic --prior-candidates K`` (input: the
    observation and the K candidate ids; the bonus ``prior_logit`` on the agent's choice) regresses
    each candidate's logit minus the choice's on Q(candidate) - Q(choice); its value head regresses
@@ -31,7 +37,8 @@ moves do better than its choice, from paired rollouts in copies of the real game
    standard error, in the game's reward units: what the learned departures are worth in those
    positions when the rule-based agents play on. ``gain_margin_<m>`` is the same for departing only
    where the predicted gain exceeds m; ``hindsight_gain``, the mean of max Q - Q(choice), is what a
-   player who saw the hidden cards would gain.
+   player who saw the hidden cards would gain. ``pick_best_rate`` and ``choice_best_rate``: how
+   often the greedy pick, and the agent's choice, has the decision's highest Q.
 4. **Write** ``policy.pt`` (the format ``ppo:PATH`` and ``train_ppo --init-from`` read),
    ``improve.csv``, ``summary.json`` (with the git commit and command line) and ``labels.npz`` (the
    labels, which ``--labels`` fits again without collecting), atomically.
@@ -49,6 +56,7 @@ import math
 import multiprocessing
 import os
 import time
+import types
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import ClassVar
@@ -57,7 +65,7 @@ import numpy as np
 import torch
 
 from rummy_env.agents.ppo_agent import policy_for_game, with_prior
-from rummy_env.agents.registry import heuristic_class, rule_based_agents
+from rummy_env.agents.registry import check_agent_spec, heuristic_class, make_agent, rule_based_agents
 from rummy_env.registry import game_key, make_raw_env
 from rummy_env.experiments import io
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
@@ -84,6 +92,10 @@ class Args(FitArgs):
     """processes collecting labels (each plays its own deals)"""
     labels: str = ""
     """fit on these saved labels (comma-separated labels.npz files of earlier runs) instead of collecting"""
+    teacher: str = ""
+    """label each decision with this ismcts search's root visits (its share per candidate) instead of rollouts; Rummy only"""
+    collect_seconds: float = 0.0
+    """stop each worker's collecting after this many seconds (0: only at --decisions)"""
 
 
 def build_parser():
@@ -101,6 +113,14 @@ def parse_args(argv: list[str] | None = None) -> Args:
         raise ValueError(f"--seed must lie in [0, 2^20) (it picks the deal seeds), got {args.seed}")
     if not 0.0 < args.sample <= 1.0:
         raise ValueError(f"--sample must lie in (0, 1], got {args.sample}")
+    if args.collect_seconds < 0:
+        raise ValueError(f"--collect-seconds must be at least 0, got {args.collect_seconds}")
+    if args.teacher:
+        if game_key(args.game) != "rummy":
+            raise ValueError(f"--teacher searches to the end of the round, which improve sets up in Rummy only, not {args.game}")
+        if not args.teacher.startswith("ismcts:"):
+            raise ValueError(f"--teacher must be an ismcts spec (its root visits are the labels), got {args.teacher!r}")
+        check_agent_spec(args.teacher, args.game)
     return args
 
 
@@ -131,6 +151,20 @@ def rollout_value(game, action: int, seat: int, agents: list) -> float:
     return 0.0 if rewards is None else float(rewards[seat])
 
 
+def teacher_shares(teacher, env, seat: int, ranked: list[int]) -> list[float]:
+    """Each of ``ranked``'s share of the root visits of ``teacher`` (an ISMCTS agent) searching
+    ``env.game`` for ``seat`` to the end of the round (a copy whose match ends there: RM-27's
+    ``max_rounds``), from the seat's information only."""
+    game = env.game
+    world = game.clone()
+    world.options = dataclasses.replace(game.options, max_rounds=game.rounds_played + 1)
+    teacher.bind(types.SimpleNamespace(game=world, possible_agents=env.possible_agents))
+    teacher.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+    visits = teacher.last_visits
+    total = sum(visits.values())
+    return [visits.get(a, 0) / total for a in ranked]
+
+
 def collect(key: str, options: dict, args: Args, worker: int = 0) -> Labels:
     """Rule-based games until worker ``worker``'s share of ``args.decisions`` is labelled (module
     docstring, step 1); its games are numbered ``worker`` x 2^14 + 0, 1, ..."""
@@ -140,26 +174,38 @@ def collect(key: str, options: dict, args: Args, worker: int = 0) -> Labels:
         raise ValueError(f"improve needs a rule-based agent that ranks its moves; {key}'s does not")
     rng = np.random.default_rng([args.seed, worker, 4242])
     rollout_agents = rule_based_agents(rule, len(env.possible_agents), rng)
+    teacher = make_agent(args.teacher, key) if args.teacher else None
     k = args.candidates
     wanted = args.decisions // args.workers + (worker < args.decisions % args.workers)
+    deadline = time.perf_counter() + args.collect_seconds if args.collect_seconds else math.inf
     obs_l, cand_l, q_l, game_l = [], [], [], []
     game_id = worker << 14
-    while len(q_l) < wanted:
+
+    def collecting() -> bool:
+        return len(q_l) < wanted and time.perf_counter() < deadline
+
+    while collecting():
         env.reset(seed=DEAL_SEED_BASE + (args.seed << 20) + game_id)
         game = env.game
         agents = rule_based_agents(rule, len(env.possible_agents), rng)
-        while not game.done and len(q_l) < wanted:
+        while not game.done and collecting():
             seat = game.current_player
             obs = game.observation(seat)
             ranked = [int(a) for a in agents[seat].ranked_actions(obs, game.legal_mask().copy(), game.view(seat))[:k]]
             if len(ranked) > 1 and rng.random() < args.sample:
-                q = [rollout_value(game.clone(), a, seat, rollout_agents) * args.reward_scale for a in ranked]
+                if teacher is None:
+                    q = [rollout_value(game.clone(), a, seat, rollout_agents) * args.reward_scale for a in ranked]
+                else:
+                    teacher.reset(seat, seed=int(rng.integers(1 << 62)))
+                    q = teacher_shares(teacher, env, seat, ranked)
                 obs_l.append(obs.astype(np.float16))
                 cand_l.append(ranked + [-1] * (k - len(ranked)))
                 q_l.append(q + [math.nan] * (k - len(q)))
                 game_l.append(game_id)
             game.step(ranked[0])
         game_id += 1
+    if not q_l:
+        raise ValueError(f"worker {worker} labelled no decision within --collect-seconds {args.collect_seconds}")
     return Labels(np.stack(obs_l), np.array(cand_l, np.int64), np.array(q_l, np.float32), np.array(game_l, np.int64))
 
 
@@ -238,7 +284,8 @@ MARGINS = (0.01, 0.03, 0.1)
 """Margins m of the held-out ``gain_margin_<m>``: the realized gain of departing only where the
 predicted gain exceeds m (a more cautious greedy policy)."""
 HELD_OUT_FIGURES = ("val_gap_loss", "val_value_loss", "gap_variance", "gap_correlation", "deviation_rate",
-                    "realized_gain", "realized_gain_se", "hindsight_gain", *(f"gain_margin_{m}" for m in MARGINS))
+                    "realized_gain", "realized_gain_se", "hindsight_gain", *(f"gain_margin_{m}" for m in MARGINS),
+                    "pick_best_rate", "choice_best_rate")
 
 
 def held_out_figures(forward, losses, rows: np.ndarray) -> dict:
@@ -258,20 +305,27 @@ def held_out_figures(forward, losses, rows: np.ndarray) -> dict:
     gap, q = np.concatenate(gaps), np.concatenate(qs)
     real = q[:, 1:] - q[:, :1]
     pairs = ~np.isnan(real)
+
+    def greedy_pick(margin: float) -> np.ndarray:
+        """Per row: the column of the greedy pick, departing only for a predicted gain > margin."""
+        return np.concatenate([np.full((len(q), 1), margin), np.where(pairs, gap, -np.inf)], 1).argmax(1)
+
     def realized(margin: float) -> np.ndarray:
-        """Per row: Q of the greedy pick minus Q(choice), departing only for a predicted gain > margin."""
-        pick = np.concatenate([np.full((len(q), 1), margin), np.where(pairs, gap, -np.inf)], 1).argmax(1)
-        return q[np.arange(len(q)), pick] - q[:, 0]
+        """Per row: Q of the greedy pick minus Q(choice)."""
+        return q[np.arange(len(q)), greedy_pick(margin)] - q[:, 0]
 
     gain = realized(0.0)
+    best = np.nanmax(q, 1)
     return {"val_gap_loss": round(sums[0] / len(rows), 6), "val_value_loss": round(sums[1] / len(rows), 6),
             "gap_variance": round(float(real[pairs].var()), 6),
             "gap_correlation": round(float(np.corrcoef(gap[pairs], real[pairs])[0, 1]), 5),
             "deviation_rate": round(float(np.mean(np.max(np.where(pairs, gap, -np.inf), 1) > 0)), 5),
             "realized_gain": round(float(gain.mean()), 6),
             "realized_gain_se": round(float(gain.std(ddof=1) / math.sqrt(len(gain))), 6) if len(gain) > 1 else math.nan,
-            "hindsight_gain": round(float(np.mean(np.nanmax(q, 1) - q[:, 0])), 6),
-            **{f"gain_margin_{m}": round(float(realized(m).mean()), 6) for m in MARGINS}}
+            "hindsight_gain": round(float(np.mean(best - q[:, 0])), 6),
+            **{f"gain_margin_{m}": round(float(realized(m).mean()), 6) for m in MARGINS},
+            "pick_best_rate": round(float(np.mean(q[np.arange(len(q)), greedy_pick(0.0)] == best)), 5),
+            "choice_best_rate": round(float(np.mean(q[:, 0] == best)), 5)}
 
 
 def improve(args: Args) -> dict:

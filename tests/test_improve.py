@@ -69,6 +69,7 @@ def test_the_fit_learns_the_departure_that_pays():
     assert last["realized_gain"] == pytest.approx(last["hindsight_gain"], abs=1e-6)
     assert last["gain_margin_0.1"] == pytest.approx(last["realized_gain"], abs=1e-6)   # the gains are +-1
     assert 0.4 < last["deviation_rate"] < 0.6
+    assert last["pick_best_rate"] > 0.95 and 0.4 < last["choice_best_rate"] < 0.6
     assert last["val_gap_loss"] < 0.1 < last["gap_variance"] and last["gap_correlation"] > 0.9
 
 
@@ -105,11 +106,34 @@ def test_a_run_writes_a_policy_that_plays(tmp_path):
     assert steps > 50
 
 
-@pytest.mark.parametrize("flag, value", [("--candidates", "1"), ("--sample", "0"), ("--workers", "65"),
-                                         ("--seed", "-1")])
-def test_bad_arguments_are_refused(flag, value):
-    with pytest.raises(ValueError, match=flag):
-        improve.parse_args(["--game", "rummy", flag, value])
+@pytest.mark.parametrize("game, flag, value, message", [
+    ("rummy", "--candidates", "1", "--candidates"), ("rummy", "--sample", "0", "--sample"),
+    ("rummy", "--workers", "65", "--workers"), ("rummy", "--seed", "-1", "--seed"),
+    ("rummy", "--collect-seconds", "-1", "--collect-seconds"), ("rummy", "--teacher", "heuristic", "--teacher"),
+    ("rummy", "--teacher", "ismcts:0", "ismcts iterations"), ("contract_rummy", "--teacher", "ismcts:5", "--teacher")])
+def test_bad_arguments_are_refused(game, flag, value, message):
+    with pytest.raises(ValueError, match=message):
+        improve.parse_args(["--game", game, flag, value])
+
+
+def test_a_teacher_labels_its_root_visit_shares_and_leaves_the_game_alone():
+    """With ``--teacher`` each candidate's label is its share of the search's root visits (the
+    candidates are among the root's actions, so the shares of a decision sum to at most 1, and the
+    search visits the rule-based move first); the real games go on exactly as without a teacher."""
+    common = ["--game", "rummy", "--decisions", "12", "--seed", "5"]
+    taught = improve.collect("rummy", {}, improve.parse_args(common + ["--teacher", "ismcts:24:rollout=heuristic:bias=1"]))
+    rolled = improve.collect("rummy", {}, improve.parse_args(common))
+    assert np.array_equal(taught.obs, rolled.obs) and np.array_equal(taught.candidates, rolled.candidates)
+    shares = np.nan_to_num(taught.q)
+    assert len(shares) == 12 and (shares >= 0).all() and (shares.sum(1) <= 1 + 1e-6).all()
+    assert (shares[:, 0] > 0).all()
+    assert np.all(np.isclose(shares * 24, np.round(shares * 24)))   # whole visits out of 24 iterations
+
+
+def test_collecting_stops_at_its_time_limit():
+    args = improve.parse_args(["--game", "rummy", "--decisions", "1000000", "--collect-seconds", "0.5", "--seed", "7"])
+    labels = improve.collect("rummy", {}, args)
+    assert 0 < len(labels.q) < 1000000
 
 
 def test_workers_label_their_own_games():
