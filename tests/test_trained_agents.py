@@ -61,6 +61,8 @@ POLICIES = [
     ("contract_rummy", "runs/contract_rummy_cand5_s2/policy_fp16.pt", {}),
     ("rummy", "runs/rummy_perround_s1/policy_fp16.pt", {"reward_mode": "zero_sum"}),
     ("rummy", "runs/rummy_perround_s2/policy_fp16.pt", {"reward_mode": "zero_sum"}),
+    ("rummy", "runs/rummy_teacher_s1/policy_fp16.pt", {}),
+    ("rummy", "runs/rummy_teacher_s2/policy_fp16.pt", {}),
 ]
 
 
