@@ -153,8 +153,8 @@ def rollout_value(game, action: int, seat: int, agents: list) -> float:
 
 def teacher_shares(teacher, env, seat: int, ranked: list[int]) -> list[float]:
     """Each of ``ranked``'s share of the root visits of ``teacher`` (an ISMCTS agent) searching
-    ``env.game`` for ``seat`` to the end of the round (a copy whose match ends there: RM-27's
-    ``max_rounds``), from the seat's information only."""
+    ``env.game`` for ``seat`` to the end of the round (a copy whose ``max_rounds`` option ends the
+    match there), from the seat's information only."""
     game = env.game
     world = game.clone()
     world.options = dataclasses.replace(game.options, max_rounds=game.rounds_played + 1)
