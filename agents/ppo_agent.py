@@ -22,7 +22,8 @@ observation or action size differs. It also records the observation layout (``"o
 differs (:func:`check_layout`); checkpoints written before the layout was recorded load unchecked.
 
 Each game's committed best policy is ``checkpoints/<game>/policy_fp16.pt`` in the repository
-(:func:`committed_checkpoint`; the agent spec ``ppo`` with no path).
+(:func:`committed_checkpoint`; the agent spec ``ppo`` with no path), or for an env whose options it
+was not trained on, a committed policy in a folder below that was (Contract Rummy's ``default_rules/``).
 """
 from __future__ import annotations
 
@@ -463,14 +464,31 @@ def policy_for_game(game: str, obs_size: int, num_actions: int, hidden: str = "2
                      prior_candidates=prior_candidates)
 
 
-def committed_checkpoint(game: str) -> str:
+def committed_checkpoint(game: str, options: dict | None = None) -> str:
     """``checkpoints/<game>/policy_fp16.pt`` of the repository this package lies in (an editable
-    install); ``ValueError`` saying where it looked when it is missing (e.g. a wheel install)."""
-    path = Path(rummy_env.__file__).resolve().parents[1] / "checkpoints" / game_key(game) / "policy_fp16.pt"
+    install); ``ValueError`` saying where it looked when it is missing (e.g. a wheel install).
+
+    Given the env's ``options``, the game's committed policy trained on exactly those options (the
+    defaults filled in): that file if it was, else the first ``checkpoints/<game>/<folder>/policy_fp16.pt``
+    that was (Contract Rummy: ``default_rules/``, the seven-deal agent, while the main file plays one
+    deal and is the value head of the searches' ``value=ppo``); the main file when none was."""
+    folder = Path(rummy_env.__file__).resolve().parents[1] / "checkpoints" / game_key(game)
+    path = folder / "policy_fp16.pt"
     if not path.is_file():
         raise ValueError(f"agent spec 'ppo': no committed {game_key(game)} checkpoint at {path} "
                          f"(only a repository checkout has checkpoints/); pass ppo:PATH")
+    if options is not None:
+        wanted = filled_options(game, options)
+        for candidate in (path, *sorted(folder.glob("*/policy_fp16.pt"))):
+            trained = load_checkpoint(str(candidate), game).get("options")
+            if trained is not None and filled_options(game, trained) == wanted:
+                return str(candidate)
     return str(path)
+
+
+def filled_options(game: str, options: dict) -> dict:
+    """The env options of ``game`` built with ``options``, every default filled in."""
+    return dataclasses.asdict(make_raw_env(game, **options).options)
 
 
 def layout_record(layout) -> list[dict]:
@@ -598,7 +616,7 @@ def check_options(path: str, data: dict, game: str, options: dict) -> None:
     if "options" not in data:
         return
     mine = dataclasses.asdict(env.options)
-    trained = dataclasses.asdict(make_raw_env(game, **data["options"]).options)
+    trained = filled_options(game, data["options"])
     differ = [f"{k}={mine[k]!r} (trained with {trained[k]!r})" for k in mine if mine[k] != trained[k]]
     if differ:
         warnings.warn(f"checkpoint {path!r} plays {game} with other options than it was trained with: "

@@ -16,8 +16,10 @@ Specs:
   makes the PPO policy's move the default one.
 - ``ppo:PATH``: a trained policy, ``rummy_env.agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
   only then).
-- ``ppo``: the game's committed best policy, ``checkpoints/<game>/policy_fp16.pt`` of the repository
-  (:func:`rummy_env.agents.ppo_agent.committed_checkpoint`; a ``ValueError`` saying where it looked
+- ``ppo``: the game's committed best policy, ``checkpoints/<game>/policy_fp16.pt`` of the repository,
+  or with the env's options the committed one trained on them (Contract Rummy under its default
+  rules: ``checkpoints/contract_rummy/default_rules/policy_fp16.pt``;
+  :func:`rummy_env.agents.ppo_agent.committed_checkpoint`; a ``ValueError`` saying where it looked
   when the folder is missing, e.g. in a wheel install).
 
 Every error is a ``ValueError`` with a one-line message, so command-line tools can print it.
@@ -106,7 +108,7 @@ def make_agent(spec: str, game: str, options: dict | None = None) -> Agent:
         from .pimc import PIMCAgent, parse_pimc_spec
         return PIMCAgent(key, **parse_pimc_spec(spec))
     from .ppo_agent import committed_checkpoint, load_ppo_agent
-    return load_ppo_agent(committed_checkpoint(key) if spec == "ppo" else spec[4:], key, options=options)
+    return load_ppo_agent(committed_checkpoint(key, options) if spec == "ppo" else spec[4:], key, options=options)
 
 
 def agent_labels(specs: list[str]) -> list[str]:

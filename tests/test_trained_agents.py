@@ -63,6 +63,7 @@ POLICIES = [
     ("rummy", "runs/rummy_perround_s2/policy_fp16.pt", {"reward_mode": "zero_sum"}),
     ("rummy", "runs/rummy_teacher_s1/policy_fp16.pt", {}),
     ("rummy", "runs/rummy_teacher_s2/policy_fp16.pt", {}),
+    ("contract_rummy", "contract_rummy/default_rules/policy_fp16.pt", {}),
 ]
 
 
@@ -113,6 +114,29 @@ def test_ppo_spec_without_path_is_the_games_committed_checkpoint(game, path, opt
     reference = load_ppo_agent(checkpoint(path), game, options=options)
     for name, tensor in reference.net.state_dict().items():
         assert torch.equal(agent.net.state_dict()[name], tensor), name
+
+
+@pytest.mark.parametrize("options,path", [
+    ({}, "contract_rummy/default_rules/policy_fp16.pt"),
+    ({"num_players": 4, "deals": [1, 2, 3, 4, 5, 6, 7]}, "contract_rummy/default_rules/policy_fp16.pt"),
+    ({"deals": [1], "reward_mode": "win_loss"}, "contract_rummy/policy_fp16.pt"),
+    (None, "contract_rummy/policy_fp16.pt"),
+], ids=["defaults", "defaults-spelled-out", "one-deal", "no-options"])
+def test_ppo_spec_picks_the_committed_policy_trained_on_the_envs_options(options, path):
+    """Contract Rummy commits two policies: the main file plays one deal (the searches' value head),
+    ``default_rules/`` the seven deals. ``ppo`` with the env's options loads the one trained on
+    exactly those options, the defaults filled in (so ``{}`` and the defaults spelled out agree);
+    without options, the main file."""
+    agent = make_agent("ppo", "contract_rummy", options)
+    assert agent.net.name == f"contract_rummy checkpoint {checkpoint(path)}"
+
+
+def test_ppo_spec_with_options_no_policy_was_trained_on_loads_the_main_file():
+    """Options neither committed Contract Rummy policy was trained on (one deal, the default reward):
+    the main file, with the one-line warning naming what differs."""
+    with pytest.warns(UserWarning, match="other options than it was trained with: reward_mode="):
+        agent = make_agent("ppo", "contract_rummy", {"deals": [1]})
+    assert agent.net.name == f"contract_rummy checkpoint {checkpoint('contract_rummy/policy_fp16.pt')}"
 
 
 @pytest.mark.parametrize("game,path,options", POLICIES[:5], ids=[p[0] for p in POLICIES[:5]])
