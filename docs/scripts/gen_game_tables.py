@@ -4,7 +4,8 @@ Each game page keeps its prose by hand; the part between ``<!-- generated:begin 
 ``<!-- generated:end -->`` is written here from the code and the rules spec:
 
 - options: every field of the game's ``Options`` dataclass and the wrapper's own keywords, with the
-  default from the code and the allowed values, meaning and rule ids from the rules file's
+  default from the code, the allowed values of booleans, ``reward_mode`` and ``render_mode`` from
+  the code, and the other allowed values, the meaning and the rule ids from the rules file's
   "Options" table (docs/rules/<game>.md);
 - observation: ``env.unwrapped.observation_layout()`` under the default options (name, offset,
   shape, value range, meaning);
@@ -76,11 +77,15 @@ def options_table(raw, rules_text: str) -> list[str]:
     defaults = {f.name: f.default for f in dataclasses.fields(raw.options)}
     defaults.update((name, wrapper[name].default) for name in ("illegal_action_penalty", "render_mode"))
     lines = ["| option | default | allowed values, meaning | rule ids |", "|---|---|---|---|"]
+    choices = {"reward_mode": raw.reward_modes, "render_mode": (None, *raw.metadata["render_modes"])}
     for name, default in defaults.items():
         if name not in rows:
             raise ValueError(f"option {name!r} has no row in the rules file's Options table")
         meaning = relink(TAG.sub("", rows[name]))
         ids = ", ".join(dict.fromkeys(RULE_ID.findall(meaning))) or "-"
+        allowed = (False, True) if isinstance(default, bool) else choices.get(name)
+        if allowed:
+            meaning = ", ".join(f"`{value!r}`" for value in allowed) + f"; {meaning}"
         lines.append(f"| `{name}` | `{default!r}` | {meaning} | {ids} |")
     return lines
 
