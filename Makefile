@@ -2,19 +2,20 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# This workplace keeps a CPU build of torch on disk (/opt/wheels); pinning it there avoids a
-# several-GB CUDA download. Elsewhere pip chooses torch itself.
-TORCH_CPU := $(wildcard /opt/wheels/torch-2.13.0*)
+# A folder of local wheels to install torch from first, e.g. a CPU build that saves a several-GB
+# CUDA download: `make setup TORCH_WHEELS=/path/to/wheels`. Left empty, pip chooses torch itself.
+TORCH_WHEELS ?=
+TORCH_VERSION ?= 2.13.0
 
-.PHONY: setup demo test test-slow bench clean
+.PHONY: setup demo test test-slow bench docs clean
 
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-ifneq ($(TORCH_CPU),)
-	$(BIN)/python -m pip install -q torch==2.13.0
+ifneq ($(TORCH_WHEELS),)
+	$(BIN)/python -m pip install -q --find-links $(TORCH_WHEELS) torch==$(TORCH_VERSION)
 endif
 	$(BIN)/python -m pip install -q -e '.[train,dev,ray]'
 	touch $@
@@ -35,5 +36,14 @@ bench: setup
 	test -x .venv-pz126/bin/python || ($(PYTHON) -m venv .venv-pz126 && .venv-pz126/bin/python -m pip install -q 'pettingzoo[classic]==1.26.1')
 	$(BIN)/python -m rummy_env.experiments.benchmark --seconds 6 --out docs/benchmark.json
 
+# The documentation site (mkdocs.yml, docs/) into site/; any warning fails the build.
+# NO_MKDOCS_2_WARNING quiets Material for MkDocs' banner about MkDocs 2.0 (not a build warning).
+docs: $(VENV)/.docs-installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+$(VENV)/.docs-installed: $(VENV)/.installed
+	$(BIN)/python -m pip install -q -e '.[docs]'
+	touch $@
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info site

@@ -31,7 +31,7 @@ At each of its decisions with more than one legal action:
   player whose claim is pending told the truth when its re-dealt cards allow it
   (``IDoubtItGame.determinize(..., truthful_claim=True)``), instead of uniformly. Uniform worlds
   make almost every claim a lie, while the rule-based players claim truthfully whenever they can,
-  so a search over them doubts far too often (docs/search.md, "Why I Doubt It resists").
+  so a search over them doubts far too often (docs/journal/search.md, "Why I Doubt It resists").
 - **PPO default move** (``base=ppo``): the committed PPO policy's greedy move replaces the
   rule-based one as the move a challenger must beat; rollouts are still rule-based.
 - **Screen, then test.** ``screen`` worlds rank every legal action (at most ``candidates`` of

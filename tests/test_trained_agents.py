@@ -2,7 +2,7 @@
 plays whole games against the rule-based agent with legal actions only, and the one strength claim
 that a small tournament can settle is checked: the I Doubt It agent beats the rule-based agent. The
 smaller margins of the Tongits and Contract Rummy agents need the 2,000-game tournaments of
-docs/training.md; they are not claimed here."""
+docs/journal/training.md; they are not claimed here."""
 from __future__ import annotations
 
 import os
@@ -162,7 +162,7 @@ def test_ppo_spec_without_checkpoints_folder_says_where_it_looked(tmp_path, monk
 
 def test_i_doubt_it_agent_beats_the_rule_based_agent():
     """I Doubt It (4 seats, par 0.25): the trained agent against three rule-based agents wins so
-    often (0.97 in the 2,000-game tournament of docs/training.md) that 48 games on other seeds
+    often (0.97 in the 2,000-game tournament of docs/journal/training.md) that 48 games on other seeds
     settle it: the lower end of the 95% CI of its win share is above par. The agent is the spec
     ``ppo`` with no path: the game's committed checkpoint."""
     spec = "ppo"

@@ -1039,7 +1039,7 @@ class IDoubtItGame:
         hold enough cards of the claimed rank, and its play is then made of them; when no try
         does (the seat may know that too few copies are left), the last deal stands. The seat's
         own observation is the same either way. ``agents/pimc.py`` uses it with
-        ``claims=truthful`` (docs/search.md)."""
+        ``claims=truthful`` (docs/journal/search.md)."""
         redeal = self._redeal
         if redeal is None or redeal.seat != seat:
             redeal = self._redeal = Redeal(self, seat)
