@@ -166,3 +166,15 @@ def test_a_stale_results_page_is_detected(tmp_path):
     claims[0]["win_share"] = 0.1234
     (tmp_path / gen_results.CLAIMS).write_text(json.dumps(claims), encoding="utf-8")
     assert gen_results.stale_files(tmp_path) == [gen_results.RESULTS_PAGE, gen_results.README]
+
+
+def test_checkpoints_folder_holds_only_loaded_or_cited_policies_within_30_mb():
+    """Tracked files under checkpoints/ total at most 30 MB, and each policy in it is one the spec
+    ``ppo`` loads (``checkpoints/<game>/`` and the folders below it) or one a claim cites."""
+    tracked = git("ls-files", "-z", "checkpoints").stdout.decode().split("\0")
+    files = [ROOT / path for path in tracked if path]
+    assert sum(f.stat().st_size for f in files) <= 30_000_000
+    cited = {ROOT / c["checkpoint"] for c in CLAIMS if "checkpoint" in c}
+    runs = ROOT / "checkpoints" / "runs"
+    policies = {f for f in files if f.suffix == ".pt"}
+    assert {f for f in policies if runs in f.parents} <= cited
