@@ -190,8 +190,10 @@ def results_page(claims: list[dict]) -> str:
         "split), with its 95% percentile-bootstrap CI over deal seeds.",
         "- **par**: the equal share, 1 / players. **above par** or **below par**: the whole CI is on that "
         "side; **at par**: the CI includes par.",
-        "- **deal seed**: the first deal seed of the tournament, never used in training, evaluation "
-        "during training, checkpoint choice or tuning.",
+        "- **deal seed**: the tournament's first deal seed; its deals were not used to train or tune the "
+        "agent (the journals list the seeds each experiment used).",
+        "- **rule-based** rows: the rule-based agent is the reference (at par against itself); its row "
+        "shows it against random play, where a clean run of that exists.",
         "- **cost per decision**: the tournament's compute time (wall time x workers) per decision of "
         "one seat, every seat and the engine included, on a 2-core machine shared with other jobs: an "
         "upper bound on the agent's own cost when the other seats are no slower.",
