@@ -29,8 +29,8 @@ POLICIES = [
     ("ginny_o", "runs/ginny_o_factored_s1/policy_fp16.pt", {}),
     ("tongits", "runs/tongits_prior_s2/policy_fp16.pt", {}),
     ("contract_rummy", "runs/contract_rummy_2cores_s2/policy_fp16.pt", {}),
-    ("rummy", "runs/rummy_perround_s1/policy_fp16.pt", {"reward_mode": "zero_sum"}),
-    ("rummy", "runs/rummy_perround_s2/policy_fp16.pt", {"reward_mode": "zero_sum"}),
+    ("rummy", "runs/rummy_prior_mc_s1/policy_fp16.pt", {"reward_mode": "zero_sum"}),
+    ("rummy", "runs/rummy_prior_mc_s2/policy_fp16.pt", {"reward_mode": "zero_sum"}),
     ("contract_rummy", "contract_rummy/default_rules/policy_fp16.pt", {}),
 ]
 
