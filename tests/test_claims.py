@@ -129,10 +129,10 @@ def tampered(field: str, value) -> dict:
 
 
 @pytest.mark.parametrize("field,value,message", [
-    ("win_share", 0.9999, "win_share"),
-    ("ci", [0.0, 1.0], "ci"),
-    ("seed", 123, "seed"),
-    ("dirty", True, "dirty"),
+    ("win_share", 0.9999, "win_share: claim says 0.9999"),
+    ("ci", [0.0, 1.0], "ci: claim says [0.0, 1.0]"),
+    ("seed", 123, "seed: claim says 123"),
+    ("dirty", True, "dirty: the run's tree was not clean"),
     ("commit", "0" * 40, "not in this repository's history"),
     ("checkpoint_sha256", "0" * 64, "sha256 differs"),
     ("checkpoint", "checkpoints/no_such_policy.pt", "is missing"),
