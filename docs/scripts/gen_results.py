@@ -224,10 +224,14 @@ def results_page(claims: list[dict]) -> str:
               "| game | kind | agent | rules | win share [95% CI] | par | verdict | games | deal seed | cost per decision | output |",
               "|---|---|---|---|---|---|---|---|---|---|---|"]
     lines += [f"| {GAMES[c['game']]} {table_row(c)}" for c in others]
-    notes = [c for c in claims if c.get("note")]
-    if notes:
-        lines += ["", "## Notes", ""]
-        lines += [f"- `{c['id']}`: {c['note']}" for c in notes]
+    lines += ["", "## Adding a claim", "",
+              "Run the tournament from a clean checkout (commit first), commit its `results.json`, then:", "",
+              "```",
+              "python docs/scripts/gen_results.py add docs/results/PATH/results.json --id ID --kind ppo \\",
+              "    --description \"what the agent is\" --unit \"match to 150\" --checkpoint checkpoints/PATH.pt [--best]",
+              "python docs/scripts/gen_results.py        # rewrites this page and the README block",
+              "```", "",
+              "`tests/test_claims.py` then checks the new entry against its files."]
     return "\n".join(lines) + "\n"
 
 
