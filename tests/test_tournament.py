@@ -302,9 +302,9 @@ def test_a_tournament_that_fails_at_once_leaves_no_run_folder(monkeypatch, tmp_p
 
 
 def test_checkpoints_with_the_same_file_name_get_distinct_readable_labels():
-    specs = ["ppo:checkpoints/tongits/policy_fp16.pt", "ppo:checkpoints/runs/tongits_ppo_s1/policy_fp16.pt",
+    specs = ["ppo:checkpoints/tongits/policy_fp16.pt", "ppo:checkpoints/runs/tongits_prior_s2/policy_fp16.pt",
              "heuristic"]
-    assert agent_labels(specs) == ["ppo:tongits/policy_fp16.pt", "ppo:tongits_ppo_s1/policy_fp16.pt",
+    assert agent_labels(specs) == ["ppo:tongits/policy_fp16.pt", "ppo:tongits_prior_s2/policy_fp16.pt",
                                    "heuristic"]
 
 
