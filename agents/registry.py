@@ -45,7 +45,7 @@ HEURISTICS = {
     "ginny_o": ("rummy_env.agents.heuristic_ginny_o", "GinnyOHeuristic"),
 }
 
-AGENT_SPECS = ("random", "heuristic", "ismcts[:N][:KEY=VALUE...]", "pimc[:W][:KEY=VALUE...]", "ppo[:PATH]")
+AGENT_SPECS = ("random", "heuristic", "ismcts[:N]", "pimc[:W]", "ppo[:PATH]")
 
 
 def heuristic_class(game: str) -> type[Agent]:

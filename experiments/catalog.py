@@ -47,7 +47,7 @@ def agents_text(game: str | None = None) -> str:
     lines = ["Agent specs (--agents, --opponents):"]
     lines += [f"  {spec:{width}}  {meaning}" for spec, meaning in FAMILIES]
     for key in [game_key(game)] if game else list(GAMES):
-        lines += ["", f"{key}: seconds per decision (mean over decisions with two or more legal actions)"]
+        lines += ["", f"{key}: CPU seconds per decision (mean over decisions with two or more legal actions)"]
         for spec in ("random", "heuristic", "ppo", *SEARCH_FAMILIES):
             cost = costs.get((key, spec))
             lines.append(f"  {spec:9} {'-' if cost is None else f'{cost:.4f}':>8} s")
