@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import textwrap
 from pathlib import Path
 
 from rummy_env.agents.presets import PRESETS, SEARCH_FAMILIES
@@ -45,7 +46,8 @@ def agents_text(game: str | None = None) -> str:
     costs = measured_costs()
     width = max(len(spec) for spec, _ in FAMILIES)
     lines = ["Agent specs (--agents, --opponents):"]
-    lines += [f"  {spec:{width}}  {meaning}" for spec, meaning in FAMILIES]
+    lines += [textwrap.fill(meaning, 100, initial_indent=f"  {spec:{width}}  ", subsequent_indent=" " * (width + 4))
+              for spec, meaning in FAMILIES]
     for key in [game_key(game)] if game else list(GAMES):
         lines += ["", f"{key}: CPU seconds per decision (mean over decisions with two or more legal actions)"]
         for spec in ("random", "heuristic", "ppo", *SEARCH_FAMILIES):
