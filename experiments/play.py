@@ -43,9 +43,9 @@ from rummy_env.render import (MAX_LISTED, TextStyle, move_lines, number, plural,
                               view_text)
 
 INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 THINKING_AFTER = 0.5
 """Seconds a bot may take over a move before the table says that it is thinking."""
-"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 HAND_WORD = {"rummy": "round", "tongits": "hand", "contract_rummy": "deal"}
 """What each game calls one deal of the cards (its rules' word)."""

@@ -35,7 +35,6 @@ import itertools
 import math
 from collections import deque
 from dataclasses import asdict, dataclass
-from typing import ClassVar
 
 import numpy as np
 
@@ -231,7 +230,7 @@ class Options:
     reward_mode: str = "winner"
     max_plays: int = 1000
 
-    RULES: ClassVar[dict[str, OptionRule]] = {
+    RULES = {
         "num_players": OptionRule("DI-1", ints=(3, 11)),
         "num_decks": OptionRule("DI-1", words="None (1 deck for 3-5 players, 2 for 6-11), 1 or 2"),
         "max_cards_per_play": OptionRule("DI-8", words="1 .. 4 x num_decks"),

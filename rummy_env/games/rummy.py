@@ -34,7 +34,6 @@ returned seat-relative by one precomputed gather (:class:`BufferLayout`).
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 import functools
 from collections import deque
 
@@ -134,7 +133,7 @@ class Options:
     shuffle_turnover: bool = False
     reward_mode: str = "points"
 
-    RULES: ClassVar[dict[str, OptionRule]] = {
+    RULES = {
         "num_players": OptionRule("RM-3", ints=(2, 6)),
         "ace_high": OptionRule("RM-12, RM-22", boolean=True),
         "must_discard_to_go_out": OptionRule("RM-20", boolean=True),

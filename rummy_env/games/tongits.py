@@ -32,7 +32,7 @@ from __future__ import annotations
 import copy
 import functools
 from dataclasses import asdict, dataclass
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -242,7 +242,7 @@ class Options:
     chip_mode: str = "bank"
     reward_mode: str = "chips"
 
-    RULES: ClassVar[dict[str, OptionRule]] = {
+    RULES = {
         "discard_take_must_meld": OptionRule("TG-7", boolean=True),
         "count_hand_melds": OptionRule("TG-30", boolean=True),
         "require_meld_to_contest": OptionRule("TG-20, TG-26", boolean=True),

@@ -4,7 +4,6 @@ set-up from ``options["deal"]`` (rules file, "Scenario set-up"); a bad value rai
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from ... import melds as ml
 from ...cards import JOKER, NUM_CARDS, make_pack
@@ -37,7 +36,7 @@ class Options:
     max_turns_per_deal: int = 300
     reward_mode: str = "points"
 
-    RULES: ClassVar[dict[str, OptionRule]] = {
+    RULES = {
         "num_players": OptionRule("CR-2", ints=(3, 8)),
         "num_decks": OptionRule("CR-2 (0: auto)", ints=(0, 3)),
         "num_jokers": OptionRule("CR-2 (-1: auto)", ints=(-1, 2)),

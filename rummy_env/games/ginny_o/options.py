@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,7 +32,7 @@ class Options:
     max_turns: int = 500
     reward_mode: str = "rank"
 
-    RULES: ClassVar[dict[str, OptionRule]] = {
+    RULES = {
         "num_players": OptionRule("GO-4", ints=(2, 4)),
         "num_sets": OptionRule("GO-4", words="None (1 set for 2 players, 2 for 3-4), 1 or 2"),
         "jokers_per_set": OptionRule("GO-4", ints=(0, 4)),
