@@ -30,39 +30,43 @@ class Preset(NamedTuple):
     """Repository path of the tournament's ``results.json`` (the recipe against the rule-based agent)."""
     beats: bool
     """Whether it beat the rule-based agent there (95% CI above par); else it is the best found."""
+    options: dict
+    """The env options of that tournament (the scoring unit it was measured on)."""
 
 
 PRESETS = {
     ("rummy", "ismcts"): Preset(
         "ismcts:300:rollout=heuristic:bias=1",
-        "docs/results/search/rummy/ismcts_300_heuristic_bias1/results.json", True),
+        "docs/results/search/rummy/ismcts_300_heuristic_bias1/results.json", True, {"max_rounds": 1}),
     ("rummy", "pimc"): Preset(
         "pimc:16:screen=4",
-        "docs/results/search/curves/rummy_pimc16/pimc-16-screen-4/results.json", False),
+        "docs/results/search/curves/rummy_pimc16/pimc-16-screen-4/results.json", False, {"max_rounds": 1}),
     ("tongits", "ismcts"): Preset(
         "ismcts:300:rollout=heuristic:bias=1:credit=win:tree=1:gate=2",
-        "docs/results/search/tongits/ismcts_300_win_tree1_gate2/results.json", True),
+        "docs/results/search/tongits/ismcts_300_win_tree1_gate2/results.json", True, {"hands_per_match": 1}),
     ("tongits", "pimc"): Preset(
         "pimc:24:screen=4",
-        "docs/results/search/tongits/pimc_24_screen4/results.json", True),
+        "docs/results/search/tongits/pimc_24_screen4/results.json", True, {"hands_per_match": 1}),
     ("contract_rummy", "ismcts"): Preset(
         "ismcts:24:rollout=heuristic:bias=1:depth=4:value=ppo:moves=plans:tree=1:baseline=rule:gate=1",
-        "docs/results/search/plans/contract_rummy/ismcts_24_plans_tree1_baseline_gate1/results.json", True),
+        "docs/results/search/plans/contract_rummy/ismcts_24_plans_tree1_baseline_gate1/results.json", True,
+        {"deals": [1], "reward_mode": "win_loss"}),
     ("contract_rummy", "pimc"): Preset(
         "pimc:16:screen=2:candidates=3:value=ppo:depth=4:moves=plans",
-        "docs/results/search/plans/contract_rummy/pimc_16_screen_2_plans_3_value_ppo_depth_4/results.json", True),
+        "docs/results/search/plans/contract_rummy/pimc_16_screen_2_plans_3_value_ppo_depth_4/results.json", True,
+        {"deals": [1], "reward_mode": "win_loss"}),
     ("i_doubt_it", "ismcts"): Preset(
         "ismcts:50:rollout=heuristic:bias=1:depth=4:value=cards:claims=truthful",
-        "docs/results/search/value_cards/i_doubt_it/ismcts_50_value_cards_depth_4_truthful/results.json", True),
+        "docs/results/search/value_cards/i_doubt_it/ismcts_50_value_cards_depth_4_truthful/results.json", True, {}),
     ("i_doubt_it", "pimc"): Preset(
         "pimc:4:screen=1:candidates=3:value=cards:depth=4:claims=truthful",
-        "docs/results/search/value_cards/i_doubt_it/pimc_4_value_cards_depth_4_truthful/results.json", True),
+        "docs/results/search/value_cards/i_doubt_it/pimc_4_value_cards_depth_4_truthful/results.json", True, {}),
     ("ginny_o", "ismcts"): Preset(
         "ismcts:32:rollout=heuristic:bias=1:candidates=8:value=score:depth=4:moves=plans:tree=1:baseline=rule:gate=1",
-        "docs/results/search/plans/ginny_o/ismcts_32_plans_tree1_baseline_gate1/results.json", False),
+        "docs/results/search/plans/ginny_o/ismcts_32_plans_tree1_baseline_gate1/results.json", False, {}),
     ("ginny_o", "pimc"): Preset(
         "pimc:16:screen=4:candidates=8:value=score:depth=turn:moves=plans",
-        "docs/results/search/plans/ginny_o/pimc_16_screen_4_plans_8_score_turn/results.json", False),
+        "docs/results/search/plans/ginny_o/pimc_16_screen_4_plans_8_score_turn/results.json", False, {}),
 }
 """(game, family) -> the game's recipe for that search family."""
 

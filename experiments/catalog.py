@@ -56,8 +56,9 @@ def agents_text(game: str | None = None) -> str:
             if spec in SEARCH_FAMILIES:
                 preset = PRESETS[key, spec]
                 verdict = "beat the rule-based agent" if preset.beats else "best found, not above the rule-based agent"
+                options = ", ".join(f"{k}={option_text(v)}" for k, v in preset.options.items()) or "default rules"
                 lines.append(f"            = {preset.spec}")
-                lines.append(f"            ({verdict}: {preset.results})")
+                lines.append(f"            ({verdict} under {options}: {preset.results})")
     if not costs:
         lines += ["", f"(costs: {COSTS} is missing; a repository checkout has it)"]
     return "\n".join(lines)

@@ -12,10 +12,8 @@ were measured on.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -26,13 +24,6 @@ from rummy_env.registry import GAMES, make_raw_env
 from . import io
 
 SPECS = ("random", "heuristic", "ppo", "ismcts", "pimc")
-REPOSITORY = Path(__file__).resolve().parents[1]
-
-
-def preset_options(game: str) -> dict:
-    """The env options of the tournament that measured ``game``'s ``ismcts`` preset."""
-    with open(REPOSITORY / PRESETS[game, "ismcts"].results, encoding="utf-8") as f:
-        return json.load(f)["options"]
 
 
 def measure(game: str, spec: str, decisions: int, options: dict) -> dict:
@@ -73,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--decisions must be at least 1, got {args.decisions}")
     rows = []
     for game in args.games.split(","):
-        options = preset_options(game)
+        options = PRESETS[game, "ismcts"].options
         for spec in SPECS:
             rows.append(measure(game, spec, args.decisions, options))
             print(f"{game:15} {spec:10} {rows[-1]['seconds_per_decision']:.4f} CPU s per decision")

@@ -89,7 +89,7 @@ def test_each_preset_cites_the_tournament_that_measured_it(game, family):
     ``beats`` says what its 95% CI says."""
     preset = PRESETS[game, family]
     results = json.loads((ROOT / preset.results).read_text(encoding="utf-8"))
-    assert results["game"] == game
+    assert results["game"] == game and results["options"] == preset.options
     assert sorted(set(results["agents"])) == sorted({preset.spec, "heuristic"})
     row = next(r for r in results["summary"] if r["spec"] == preset.spec)
     assert preset.beats == (row["win_share_ci"][0] > row["equal_share"])
