@@ -82,6 +82,9 @@ def resolve_spec(spec: str, game: str) -> str:
     repeated = sorted({key for key in keys if keys.count(key) > 1})
     if repeated:
         raise ValueError(f"agent spec {spec!r}: {', '.join(repeated)} given twice")
+    if "preset" in keys and NO_PRESET not in parts:
+        raise ValueError(f"agent spec {spec!r}: preset=none is the only value of preset (without it the spec "
+                         "is laid over the game's recipe)")
     if NO_PRESET in parts:
         return ":".join([family, *(part for part in parts if part != NO_PRESET)])
     preset = PRESETS[game_key(game), family].spec.split(":")[1:]

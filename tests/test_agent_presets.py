@@ -77,7 +77,7 @@ def test_preset_none_starts_from_the_agents_defaults():
 
 @pytest.mark.parametrize("bad,words", [("ismcts:40:50", "N given twice"), ("ismcts:c=1:c=2", "c given twice"),
                                        ("pimc:z=1:z=2", "z given twice"),
-                                       ("ismcts:preset=rummy", "unknown key 'preset'")])
+                                       ("ismcts:preset=rummy", "preset=none is the only value")])
 def test_bad_preset_specs_are_refused_by_name(bad, words):
     with pytest.raises(ValueError, match=words):
         check_agent_spec(bad, "tongits")
