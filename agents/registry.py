@@ -6,14 +6,17 @@ Specs:
 - ``heuristic``: the game's rule-based baseline, ``agents/heuristic_<game>.py`` (imported only
   when asked for).
 - ``ismcts``, ``ismcts:N``, ``ismcts:N:rollout=heuristic``, ``ismcts:seconds=S``: the search agent
-  :class:`rummy_env.agents.ismcts.ISMCTSAgent` (N iterations per decision, 200 by default; keys ``seconds``,
-  ``rollout`` and ``c``, see :func:`rummy_env.agents.ismcts.parse_ismcts_spec`); harnesses hand it the raw env
-  with ``agent.bind(env)``.
+  :class:`rummy_env.agents.ismcts.ISMCTSAgent` (keys ``seconds``, ``rollout``, ``c``, ..., see
+  :func:`rummy_env.agents.ismcts.parse_ismcts_spec`); harnesses hand it the raw env with ``agent.bind(env)``.
 - ``pimc``, ``pimc:W``, ``pimc:W:screen=S:candidates=K:z=Z``: the search-improved rule-based agent
   :class:`rummy_env.agents.pimc.PIMCAgent` (determinized flat Monte Carlo over a few candidates, see
   :func:`rummy_env.agents.pimc.parse_pimc_spec`); bound like ``ismcts``. ``value=ppo:depth=D``
   cuts rollouts off after D steps and scores them with the committed PPO value head; ``base=ppo``
   makes the PPO policy's move the default one.
+- An ``ismcts`` or ``pimc`` spec is laid over the game's best known recipe
+  (:mod:`rummy_env.agents.presets`): ``ismcts`` alone is the recipe, ``ismcts:N`` the recipe at N
+  iterations (``pimc:W``: W test worlds), a knob written out replaces the recipe's;
+  ``preset=none`` starts from the agent's own defaults.
 - ``ppo:PATH``: a trained policy, ``rummy_env.agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
   only then).
 - ``ppo``: the game's committed best policy, ``checkpoints/<game>/policy_fp16.pt`` of the repository,
@@ -32,6 +35,7 @@ import os
 from rummy_env.registry import game_key
 
 from .base import Agent, RandomAgent
+from .presets import resolve_spec
 
 HEURISTICS = {
     "rummy": ("rummy_env.agents.heuristic_rummy", "RummyHeuristic"),
@@ -72,11 +76,11 @@ def check_agent_spec(spec: str, game: str) -> None:
         return
     if spec == "ismcts" or spec.startswith("ismcts:"):
         from .ismcts import ISMCTSAgent, parse_ismcts_spec
-        ISMCTSAgent(key, **parse_ismcts_spec(spec))
+        ISMCTSAgent(key, **parse_ismcts_spec(resolve_spec(spec, key)))
         return
     if spec == "pimc" or spec.startswith("pimc:"):
         from .pimc import PIMCAgent, parse_pimc_spec
-        PIMCAgent(key, **parse_pimc_spec(spec))
+        PIMCAgent(key, **parse_pimc_spec(resolve_spec(spec, key)))
         return
     if spec == "ppo":
         from .ppo_agent import committed_checkpoint
@@ -103,10 +107,10 @@ def make_agent(spec: str, game: str, options: dict | None = None) -> Agent:
         return heuristic_class(key)()
     if spec == "ismcts" or spec.startswith("ismcts:"):
         from .ismcts import ISMCTSAgent, parse_ismcts_spec
-        return ISMCTSAgent(key, **parse_ismcts_spec(spec))
+        return ISMCTSAgent(key, **parse_ismcts_spec(resolve_spec(spec, key)))
     if spec == "pimc" or spec.startswith("pimc:"):
         from .pimc import PIMCAgent, parse_pimc_spec
-        return PIMCAgent(key, **parse_pimc_spec(spec))
+        return PIMCAgent(key, **parse_pimc_spec(resolve_spec(spec, key)))
     from .ppo_agent import committed_checkpoint, load_ppo_agent
     return load_ppo_agent(committed_checkpoint(key, options) if spec == "ppo" else spec[4:], key, options=options)
 

@@ -57,6 +57,12 @@ def _forward(func: Callable, argv: list[str], prog: str) -> int:
     return int(rc or 0)
 
 
+AGENTS_HELP = ("random, heuristic, ppo (the game's committed policy), ppo:PATH, ismcts[:N][:KEY=VALUE...] and "
+               "pimc[:W][:KEY=VALUE...] (the game's best known search recipe, at N iterations or W worlds; "
+               "knobs written out replace the recipe's); `rummy-env agents` lists them with their cost")
+"""What ``--agents`` and ``--opponents`` take, in their help."""
+
+
 # -- subcommands ----------------------------------------------------------------------------------
 def cmd_tournament(args: argparse.Namespace) -> int:
     from .tournament import TournamentConfig, check_config, default_out_dir, describe, run_tournament
@@ -123,6 +129,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     return int(_lazy_main("rummy_env.experiments.play")(args) or 0)
 
 
+def cmd_agents(args: argparse.Namespace) -> int:
+    from .catalog import agents_text
+
+    print(agents_text(args.game))
+    return 0
+
+
+def cmd_options(args: argparse.Namespace) -> int:
+    from .catalog import options_text
+
+    print(options_text(args.game))
+    return 0
+
+
 def cmd_train_rllib(args: argparse.Namespace) -> int:
     from rummy_env.registry import make_raw_env
 
@@ -177,8 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "results.csv, win_shares.png and the replay log games.jsonl under --out.")
     t.add_argument("--game", required=True, type=_game, help=f"one of: {games}")
     t.add_argument("--agents", default="random,heuristic",
-                   help="comma-separated agent specs: random, heuristic, ismcts[:N], ppo:PATH, or ppo for "
-                   "the game's committed checkpoint (default random,heuristic)")
+                   help=f"comma-separated agent specs ({AGENTS_HELP}) (default random,heuristic)")
     t.add_argument("--games", type=_count("--games", 1), default=1000,
                    help="number of games, rounded up to whole deal seeds x seatings (default 1000)")
     t.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed (default 0)")
@@ -226,8 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", type=_game, help=f"one of: {games}")
     p.add_argument("--seat", type=_count("--seat", 0), default=0, help="your seat (default 0)")
     p.add_argument("--opponents", default="heuristic",
-                   help="agent spec for the other seats (heuristic, random, ismcts[:N], ppo:PATH or ppo); one for all, or "
-                   "one per opponent separated by commas (default heuristic)")
+                   help=f"agent spec for the other seats ({AGENTS_HELP}); one for all, or one per opponent "
+                   "separated by commas (default heuristic)")
     p.add_argument("--seed", type=_count("--seed", 0), default=None, help="seed of the deal and the bots (default: random)")
     p.add_argument("--players", type=_count("--players", 2), default=None,
                    help="number of players, for games that allow several (default: the game's default)")
@@ -274,6 +293,18 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Runs rummy_env.experiments.improve; further arguments go to it (see "
                         "`rummy-env improve --help`).", add_help=False)
     ip.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    ag = sub.add_parser("agents", help="list the agent specs, each game's search recipes and their cost per decision",
+                        description="Lists every agent spec family with its meaning, then per game the "
+                        "recipe a bare ismcts or pimc stands for, the tournament behind it and the "
+                        "seconds per decision of each agent (docs/results/agent_costs.json).")
+    ag.add_argument("--game", type=_game, default=None, help=f"only this game, one of: {games} (default: all)")
+    ag.set_defaults(func=cmd_agents)
+    op = sub.add_parser("options", help="list a game's options with defaults, allowed values and rule ids",
+                        description="Lists the options --option KEY=VALUE takes for a game: default, "
+                        "allowed values and the rule ids of docs/rules/<game>.md they set.")
+    op.add_argument("game", type=_game, help=f"one of: {games}")
+    op.set_defaults(func=cmd_options)
     return parser
 
 

@@ -19,7 +19,7 @@ A search whose model gain is positive but whose true gain is not is exploiting w
 get wrong (the real opponents' hands are not uniform given their play).
 
     python -m rummy_env.experiments.decision_gain --game tongits --option hands_per_match=1 \\
-        --specs pimc:24:screen=4,ismcts:300:rollout=heuristic:bias=1 --positions 400 --seed 510000 \\
+        --specs pimc:24:screen=4,ismcts:300:rollout=heuristic:bias=1:preset=none --positions 400 --seed 510000 \\
         --out docs/results/search/decision_gain/tongits.json
 """
 from __future__ import annotations

@@ -27,14 +27,15 @@ SCORING_UNITS = {
     "ginny_o": {},
 }
 SPECS = {
-    "rummy": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:rollout=heuristic:bias=3",
+    "rummy": ["ismcts:20:preset=none", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:rollout=heuristic:bias=3",
               "ismcts:300:rollout=heuristic:bias=1", "pimc:16:screen=4"],
-    "tongits": ["ismcts:20", "ismcts:20:rollout=heuristic:bias=1", "ismcts:100:bias=3",
-                "ismcts:300:rollout=heuristic:bias=1", "ismcts:300:rollout=heuristic:bias=1:credit=win:tree=1:gate=2",
+    "tongits": ["ismcts:20:preset=none", "ismcts:20:rollout=heuristic:bias=1:preset=none",
+                "ismcts:100:bias=3:preset=none",
+                "ismcts:300:rollout=heuristic:bias=1:preset=none", "ismcts:300:rollout=heuristic:bias=1:credit=win:tree=1:gate=2",
                 "pimc:16:screen=4", "pimc:24:screen=4", "pimc:40:screen=8"],
-    "contract_rummy": ["ismcts:5", "ismcts:5:bias=1"],
-    "i_doubt_it": ["ismcts:5", "ismcts:5:bias=1"],
-    "ginny_o": ["ismcts:5"],
+    "contract_rummy": ["ismcts:5:preset=none", "ismcts:5:bias=1:preset=none"],
+    "i_doubt_it": ["ismcts:5:preset=none", "ismcts:5:bias=1:preset=none"],
+    "ginny_o": ["ismcts:5:preset=none"],
 }
 
 

@@ -34,10 +34,12 @@ VALUE_UNITS = {
     "ginny_o": {},
 }
 SPECS = {
-    "contract_rummy": ["pimc:4:screen=1:candidates=3:value=ppo:depth=4",
-                       "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo"],
-    "i_doubt_it": ["pimc:4:screen=1:candidates=3:value=ppo:depth=2", "pimc:4:screen=1:candidates=3:value=ppo:depth=4"],
-    "ginny_o": ["pimc:4:screen=1:candidates=3:value=ppo:depth=1", "pimc:4:screen=1:candidates=3:value=ppo:depth=4"],
+    "contract_rummy": ["pimc:4:screen=1:candidates=3:value=ppo:depth=4:preset=none",
+                       "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo:preset=none"],
+    "i_doubt_it": ["pimc:4:screen=1:candidates=3:value=ppo:depth=2:preset=none",
+                   "pimc:4:screen=1:candidates=3:value=ppo:depth=4:preset=none"],
+    "ginny_o": ["pimc:4:screen=1:candidates=3:value=ppo:depth=1:preset=none",
+                "pimc:4:screen=1:candidates=3:value=ppo:depth=4:preset=none"],
 }
 
 

@@ -15,8 +15,10 @@ for Enter before the next hand. Long move lists are summed up; ``moves WORD`` li
 Environment options go as ``--option KEY=VALUE`` (e.g. ``--option target_score=50`` for a shorter
 Rummy match), read by :mod:`rummy_env.experiments.options` as in every other command.
 
-Opponents are agent specs (``random``, ``heuristic``, ``ppo:PATH``; see :mod:`rummy_env.agents.registry`):
-one spec for every opponent, or one per opponent separated by commas.
+Opponents are agent specs (``random``, ``heuristic``, ``ppo``, ``ppo:PATH``, ``ismcts``, ``pimc``;
+see :mod:`rummy_env.agents.registry`, ``rummy-env agents``): one spec for every opponent, or one per
+opponent separated by commas. A bot that takes longer than half a second over a move shows a
+"player_1 is thinking..." line.
 
 Only what your seat may know is shown: other seats' moves are reported through the public events of
 your own view, never through their action texts (which can name hidden cards).
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import threading
 from collections import Counter
 from typing import Callable, Sequence, TextIO
 
@@ -41,6 +44,8 @@ from rummy_env.render import (MAX_LISTED, TextStyle, move_lines, number, plural,
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+THINKING_AFTER = 0.5
+"""Seconds a bot may take over a move before the table says that it is thinking."""
 
 HAND_WORD = {"rummy": "round", "tongits": "hand", "contract_rummy": "deal"}
 """What each game calls one deal of the cards (its rules' word)."""
@@ -230,6 +235,7 @@ class Session:
         others = [s for s in range(n) if s != ns.seat]
         for s, spec in zip(others, specs):
             self.agents[s] = make_agent(spec, ns.game, options)
+        self.thinking_after = THINKING_AFTER
         self.hint_agent = None
         self.hint_error = None
         self.events: list[str] = []
@@ -280,7 +286,7 @@ class Session:
                 if seat == ns.seat:
                     action = self.human_turn(obs["action_mask"])
                 else:
-                    action = self.agents[seat].act(obs["observation"], obs["action_mask"], raw.view(seat))
+                    action = self.bot_move(seat, obs)
                 env.step(action)
                 for a in raw.possible_agents:
                     totals[a] += raw.rewards.get(a, 0.0)
@@ -295,6 +301,19 @@ class Session:
             return 0
         self.show_end(totals)
         return 0
+
+    def bot_move(self, seat: int, obs: dict) -> int:
+        """The move of the bot in ``seat``; a line says that it is thinking once it has taken
+        longer than ``thinking_after`` seconds."""
+        line = self.style.dim(f"  {seat_name(seat, self.ns.seat)} is thinking...")
+        timer = threading.Timer(self.thinking_after, self.say, [line])
+        timer.daemon = True
+        timer.start()
+        try:
+            return self.agents[seat].act(obs["observation"], obs["action_mask"], self.raw.view(seat))
+        finally:
+            timer.cancel()
+            timer.join()
 
     def report_events(self, view: dict, hold_new_hand: bool = False) -> list[str]:
         """Print the new public events; with ``hold_new_hand``, those from the opening of the next

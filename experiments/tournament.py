@@ -41,6 +41,7 @@ from typing import Any, Callable
 import numpy as np
 
 from rummy_env.agents.base import win_credit
+from rummy_env.agents.presets import resolve_spec
 from rummy_env.agents.registry import agent_labels, check_agent_spec, make_agent
 from rummy_env.registry import game_key, make_raw_env
 
@@ -396,6 +397,8 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
 
     With ``backend="ray"``, ``wall_s`` and the rates leave out Ray's start-up, reported as
     ``ray_startup_s`` (None on the process backend, whose pool starts inside ``wall_s``).
+    ``recipes`` writes each spec out in full (a bare ``ismcts`` as the game's preset,
+    :func:`rummy_env.agents.presets.resolve_spec`).
     """
     game = game_key(config.game)
     num_seats = check_config(config)
@@ -480,7 +483,8 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
     summary = summarize(kept, labels, list(specs), num_seats, ci_seed=config.seed)
     results = {
         "game": game, "env": f"{game}_v0", "options": options, "agents": list(specs), "labels": labels,
-        "seed": config.seed, "num_seats": num_seats,
+        "recipes": [resolve_spec(spec, game) for spec in specs], "seed": config.seed,
+        "num_seats": num_seats,
         "seatings": [[labels[a] for a in s] for s in lineup],
         "deals": deals, "games": total, "games_requested": config.games, "workers": workers,
         "chunks": len(chunks), "backend": config.backend,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 import numpy as np
 
@@ -77,6 +77,35 @@ def check_fields(options, ints: dict | None = None, bools: Iterable[str] = (), c
         check_bool(name, getattr(options, name))
     for name, allowed in (choices or {}).items():
         check_choice(name, getattr(options, name), allowed)
+
+
+class OptionRule(NamedTuple):
+    """One game option's allowed values and the rules it sets (a game's ``Options.RULES``): an int
+    in ``ints`` (lo, hi; None: no bound), one of ``choices``, a bool, or, for a value its
+    ``__post_init__`` checks by hand, ``words`` saying what it allows."""
+
+    rules: str
+    ints: tuple | None = None
+    choices: tuple | None = None
+    boolean: bool = False
+    words: str = ""
+
+    def allowed(self) -> str:
+        """The allowed values in words: ``1..8``, ``>= 1``, ``true or false``, ``"a" or "b"``."""
+        if self.ints is not None:
+            lo, hi = self.ints
+            return f">= {lo}" if hi is None else f"{lo}..{hi}"
+        if self.choices is not None:
+            return " or ".join(f'"{choice}"' for choice in self.choices)
+        return "true or false" if self.boolean else self.words
+
+
+def check_option_rules(options) -> None:
+    """:func:`check_fields` for the ints, bools and choices of ``options.RULES``."""
+    rules = type(options).RULES
+    check_fields(options, ints={name: rule.ints for name, rule in rules.items() if rule.ints is not None},
+                 bools=[name for name, rule in rules.items() if rule.boolean],
+                 choices={name: rule.choices for name, rule in rules.items() if rule.choices is not None})
 
 
 def check_deal_keys(deal, keys: Iterable[str]) -> dict:

@@ -68,7 +68,7 @@ def position(game: str, seed: int, moves: int):
     return env
 
 
-def decide(env, seed: int, spec: str = "ismcts:12") -> int:
+def decide(env, seed: int, spec: str = "ismcts:12:preset=none") -> int:
     """The action a fresh agent of ``spec``, reset with ``seed``, chooses for the seat to act."""
     seat = env.game.current_player
     agent = make_agent(spec, env.metadata["name"].removesuffix("_v0"))
@@ -86,7 +86,7 @@ def test_only_legal_actions_over_whole_games(game):
 @pytest.mark.parametrize("game", ["rummy", "tongits"])
 def test_heuristic_rollouts_and_bias_play_legal_actions(game):
     env = make_raw_env(game, **SHORT[game])
-    assert play_to_end(env, {0: make_agent("ismcts:4:rollout=heuristic:bias=1", game)}, 3) > 0
+    assert play_to_end(env, {0: make_agent("ismcts:4:rollout=heuristic:bias=1:preset=none", game)}, 3) > 0
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -98,16 +98,16 @@ def test_same_seed_same_choice(game):
 
 # The search-improved rule-based agent (agents/pimc.py) rolls out whole episodes with the rule-based
 # agents: a few milliseconds in Rummy and Tongits, up to a second in the other games.
-INFORMATION_CASES = [(game, "ismcts:12") for game in GAMES] + [
-    ("rummy", "pimc:6:screen=2:candidates=4"), ("tongits", "pimc:6:screen=2:candidates=4"),
-    ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4"),
-    ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo"),
-    ("i_doubt_it", "pimc:4:screen=1:candidates=3:claims=truthful"),
-    ("i_doubt_it", "pimc:4:screen=1:candidates=3:value=cards:depth=4:claims=truthful"),
-    ("i_doubt_it", "ismcts:12:rollout=heuristic:bias=1:depth=4:value=cards:claims=truthful"),
-    ("ginny_o", "pimc:4:screen=2:candidates=4:value=score:depth=turn:moves=plans"),
-    ("contract_rummy", "ismcts:6:rollout=heuristic:bias=1:moves=plans"),
-    ("contract_rummy", "ismcts:6:rollout=heuristic:bias=1:moves=plans:tree=1:baseline=rule:gate=1")]
+INFORMATION_CASES = [(game, "ismcts:12:preset=none") for game in GAMES] + [
+    ("rummy", "pimc:6:screen=2:candidates=4:preset=none"), ("tongits", "pimc:6:screen=2:candidates=4:preset=none"),
+    ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4:preset=none"),
+    ("ginny_o", "pimc:4:screen=1:candidates=3:value=ppo:depth=4:base=ppo:preset=none"),
+    ("i_doubt_it", "pimc:4:screen=1:candidates=3:claims=truthful:preset=none"),
+    ("i_doubt_it", "pimc:4:screen=1:candidates=3:value=cards:depth=4:claims=truthful:preset=none"),
+    ("i_doubt_it", "ismcts:12:rollout=heuristic:bias=1:depth=4:value=cards:claims=truthful:preset=none"),
+    ("ginny_o", "pimc:4:screen=2:candidates=4:value=score:depth=turn:moves=plans:preset=none"),
+    ("contract_rummy", "ismcts:6:rollout=heuristic:bias=1:moves=plans:preset=none"),
+    ("contract_rummy", "ismcts:6:rollout=heuristic:bias=1:moves=plans:tree=1:baseline=rule:gate=1:preset=none")]
 
 
 @pytest.mark.parametrize("game,spec", INFORMATION_CASES)
@@ -178,7 +178,7 @@ def test_specs():
     assert parse_ismcts_spec("ismcts:50:rollout=heuristic:c=1.5") == {
         "iterations": 50, "rollout": "heuristic", "exploration": 1.5}
     assert parse_ismcts_spec("ismcts:seconds=0.5") == {"seconds": 0.5, "iterations": None}
-    agent = make_agent("ismcts:30:seconds=1", "rummy")
+    agent = make_agent("ismcts:30:seconds=1:preset=none", "rummy")
     assert (agent.iterations, agent.seconds, agent.rollout) == (30, 1.0, "random")
     for bad, words in [("ismcts:x", "'x' is not an integer"), ("ismcts:0", "iterations must be an int >= 1"),
                        ("ismcts:rollout=greedy", "rollout must be one of"), ("ismcts:lead=3", "unknown key"),
@@ -188,15 +188,15 @@ def test_specs():
                        ("ismcts:claims=truthful", "belief about I Doubt It claims, not for rummy"),
                        ("ismcts:seconds=-1", "'-1' is not a number"), ("ismcts:c=abc", "'abc' is not a number")]:
         with pytest.raises(ValueError, match=words):
-            check_agent_spec(bad, "rummy")
+            check_agent_spec(bad + ":preset=none", "rummy")
     assert parse_ismcts_spec("ismcts:40:depth=4:value=cards:claims=truthful") == {
         "iterations": 40, "depth": 4, "value": "cards", "claims": "truthful"}
     assert parse_ismcts_spec("ismcts:10:moves=plans:candidates=4") == {"iterations": 10, "moves": "plans",
                                                                         "candidates": 4}
     for bad, words in [("ismcts:moves=all", "moves must be one of"), ("ismcts:candidates=1", "candidates must be")]:
         with pytest.raises(ValueError, match=words):
-            check_agent_spec(bad, "contract_rummy")
-    agent = make_agent("ismcts:40:depth=4:value=cards:claims=truthful", "i_doubt_it")
+            check_agent_spec(bad + ":preset=none", "contract_rummy")
+    agent = make_agent("ismcts:40:depth=4:value=cards:claims=truthful:preset=none", "i_doubt_it")
     assert (agent.depth, agent.cutoff_value.value, agent.deal_options) == (4, "cards", {"truthful_claim": True})
 
 
@@ -205,7 +205,7 @@ def test_truncated_ismcts_rollout_stops_at_depth_and_adds_the_value():
     the value's estimate of the cut-off world to the return it backs up."""
     env = position("i_doubt_it", 7, 6)
     seat = env.game.current_player
-    agent = make_agent("ismcts:1:depth=3:value=cards", "i_doubt_it")
+    agent = make_agent("ismcts:1:depth=3:value=cards:preset=none", "i_doubt_it")
     agent.reset(seat, 0)
     agent.bind(env)
     estimates = []
@@ -234,7 +234,7 @@ def test_act_without_bind_is_refused():
 def test_beats_random_in_a_duplicate_tournament(tmp_path):
     """Tongits (one hand, 3 seats): ISMCTS with 30 iterations per decision against two random
     seats, 16 deal seeds x 3 seatings; par is 1/3."""
-    config = TournamentConfig(game="tongits", agents=("ismcts:30", "random", "random"), games=48, seed=7,
+    config = TournamentConfig(game="tongits", agents=("ismcts:30:preset=none", "random", "random"), games=48, seed=7,
                               options={"hands_per_match": 1}, workers=1)
     results = run_tournament(config, out_dir=None, progress=False)
     ismcts = results["summary"][0]
@@ -244,7 +244,7 @@ def test_beats_random_in_a_duplicate_tournament(tmp_path):
 def test_terminal_play_against_ismcts():
     """`rummy-env play` binds the search agent to its env: a whole Tongits hand against it."""
     from tests.test_play import run
-    rc, out, _ = run(["tongits", "--seed", "4", "--opponents", "ismcts:3", "--option", "hands_per_match=1"])
+    rc, out, _ = run(["tongits", "--seed", "4", "--opponents", "ismcts:3:preset=none", "--option", "hands_per_match=1"])
     assert rc == 0
     assert "Game over" in out and "Traceback" not in out
 
@@ -252,14 +252,14 @@ def test_terminal_play_against_ismcts():
 @pytest.mark.parametrize("game", ["rummy", "tongits"])
 def test_pimc_plays_legal_actions_over_whole_games(game):
     env = make_raw_env(game, **SHORT[game])
-    assert play_to_end(env, {0: make_agent("pimc:4:screen=1:candidates=3", game)}, 2) > 0
+    assert play_to_end(env, {0: make_agent("pimc:4:screen=1:candidates=3:preset=none", game)}, 2) > 0
 
 
 def test_pimc_specs():
     assert parse_pimc_spec("pimc") == {}
     assert parse_pimc_spec("pimc:40:screen=8:candidates=6:z=1.5:points=0.01") == {
         "worlds": 40, "screen": 8, "candidates": 6, "z": 1.5, "points": 0.01}
-    agent = make_agent("pimc:10", "tongits")
+    agent = make_agent("pimc:10:preset=none", "tongits")
     assert (agent.worlds, agent.screen, agent.candidates) == (10, 4, 8)
     for bad, words in [("pimc:1", "worlds must be an int >= 2"), ("pimc:8:candidates=1", "candidates must be"),
                        ("pimc:8:lead=2", "unknown key"), ("pimc:x", "'x' is not an integer"),
@@ -271,12 +271,12 @@ def test_pimc_specs():
                        ("pimc:8:claims=liar", "claims must be one of"),
                        ("pimc:8:value=cards:depth=4", "hand sizes, not rummy's")]:
         with pytest.raises(ValueError, match=words):
-            check_agent_spec(bad, "rummy")
+            check_agent_spec(bad + ":preset=none", "rummy")
     assert parse_pimc_spec("pimc:6:value=ppo:depth=8:base=ppo") == {
         "worlds": 6, "value": "ppo", "depth": 8, "base": "ppo"}
-    agent = make_agent("pimc:6:value=ppo:depth=8", "contract_rummy")
+    agent = make_agent("pimc:6:value=ppo:depth=8:preset=none", "contract_rummy")
     assert (agent.value, agent.depth, agent.base_agent) == ("ppo", 8, None)
-    assert make_agent("pimc:6:claims=truthful", "i_doubt_it").deal_options == {"truthful_claim": True}
+    assert make_agent("pimc:6:claims=truthful:preset=none", "i_doubt_it").deal_options == {"truthful_claim": True}
 
 
 def test_pimc_value_cards_scores_hand_sizes_and_refuses_another_return():
@@ -295,7 +295,7 @@ def test_pimc_value_cards_scores_hand_sizes_and_refuses_another_return():
     assert position_value(game, 1) == pytest.approx(2 * (1 - share) / 3 - 1)
     game.out = [False, False, True, False]
     assert [position_value(game, s) for s in range(4)] == [-1.0, -1.0, 1.0, -1.0]
-    agent = make_agent("pimc:4:value=cards:depth=4", "i_doubt_it")
+    agent = make_agent("pimc:4:value=cards:depth=4:preset=none", "i_doubt_it")
     ranked = make_raw_env("i_doubt_it", reward_mode="rank")
     ranked.reset(seed=5)
     agent.reset(0, 0)
@@ -310,7 +310,7 @@ CONTRACT_RUMMY_VALUE_UNIT = {"deals": [1], "reward_mode": "win_loss"}
 def test_pimc_value_ppo_refuses_another_return_or_observation():
     """The value head estimates the return it was trained on: another reward_mode or another
     observation size (3 seats) is refused at bind."""
-    agent = make_agent("pimc:4:value=ppo:depth=4", "contract_rummy")
+    agent = make_agent("pimc:4:value=ppo:depth=4:preset=none", "contract_rummy")
     agent.reset(0, 1)
     for options, words in [({"deals": [1]}, "reward_mode='win_loss'"),
                            ({**CONTRACT_RUMMY_VALUE_UNIT, "num_players": 3}, "takes observations of")]:
@@ -328,7 +328,7 @@ def test_pimc_value_from_a_checkpoint_path():
     path = committed_checkpoint("contract_rummy")
     env = make_raw_env("contract_rummy", **CONTRACT_RUMMY_VALUE_UNIT)
     choices = {}
-    for spec in ("pimc:4:screen=1:candidates=3:value=ppo:depth=2", f"pimc:4:screen=1:candidates=3:value={path}:depth=2"):
+    for spec in ("pimc:4:screen=1:candidates=3:value=ppo:depth=2:preset=none", f"pimc:4:screen=1:candidates=3:value={path}:depth=2:preset=none"):
         env.reset(seed=5)
         agents = [make_agent(spec if s == 0 else "heuristic", "contract_rummy") for s in range(4)]
         for s, agent in enumerate(agents):
@@ -346,7 +346,7 @@ def test_pimc_value_from_a_checkpoint_path():
         choices[spec.split(":")[4]] = made
     assert choices["value=ppo"] == choices[f"value={path}"] and len(choices["value=ppo"]) >= 6
     with pytest.raises(ValueError, match="trained on tongits, not contract_rummy"):
-        make_agent(f"pimc:4:value={committed_checkpoint('tongits')}:depth=2", "contract_rummy")
+        make_agent(f"pimc:4:value={committed_checkpoint('tongits')}:depth=2:preset=none", "contract_rummy")
 
 
 def test_truncated_rollout_never_steps_past_depth():
@@ -356,7 +356,7 @@ def test_truncated_rollout_never_steps_past_depth():
     env = make_raw_env("contract_rummy", **CONTRACT_RUMMY_VALUE_UNIT)
     env.reset(seed=3)
     seat = env.game.current_player
-    agent = make_agent("pimc:4:value=ppo:depth=5", "contract_rummy")
+    agent = make_agent("pimc:4:value=ppo:depth=5:preset=none", "contract_rummy")
     agent.reset(seat, 0)
     agent.bind(env)
     legal = np.flatnonzero(env.game.legal_mask())
@@ -425,11 +425,11 @@ def test_measure_long_games_one_game_with_another_value_head(tmp_path):
     path = committed_checkpoint("i_doubt_it")
     out = tmp_path / "cost.json"
     measure_long_games.main(["--only", "i_doubt_it", "--value", path, "--games", "1", "--deals", "1",
-                             "--decisions", "1", "--specs", "pimc:2:screen=1:candidates=2:value=ppo:depth=1",
+                             "--decisions", "1", "--specs", "pimc:2:screen=1:candidates=2:value=ppo:depth=1:preset=none",
                              "--out", str(out)])
     record = json.loads(out.read_text())
     assert [v["checkpoint"] for v in record["value_head"]] == [path]
-    assert [r["spec"] for r in record["search"]] == ["pimc:2:screen=1:candidates=2:value=ppo:depth=1"]
+    assert [r["spec"] for r in record["search"]] == ["pimc:2:screen=1:candidates=2:value=ppo:depth=1:preset=none"]
     with pytest.raises(SystemExit):
         measure_long_games.main(["--value", path])
 
@@ -530,7 +530,7 @@ def test_ginny_o_position_value_and_pimc_plans_rollout_to_the_seats_next_turn():
     totals = [game.scores[s] - 2 * sum(game.racks[s]) + 10 * game.racks[s][JOKER] for s in range(2)]
     assert position_value(game, seat) == pytest.approx(np.tanh((totals[seat] - totals[1 - seat]) / SCORE_SCALE))
     assert position_value(game, seat) == pytest.approx(-position_value(game, 1 - seat))
-    agent = make_agent("pimc:2:screen=1:candidates=3:value=score:depth=turn:moves=plans", "ginny_o")
+    agent = make_agent("pimc:2:screen=1:candidates=3:value=score:depth=turn:moves=plans:preset=none", "ginny_o")
     agent.reset(seat, 0)
     agent.bind(env)
     probe = make_agent("heuristic", "ginny_o")
@@ -563,7 +563,7 @@ def test_ismcts_plans_searches_the_rule_based_plays_and_plays_the_chosen_one_who
     probe.reset(seat, 0)
     probe.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
     plays = probe.candidate_plans(3)
-    agent = make_agent("ismcts:8:rollout=heuristic:depth=6:value=score:moves=plans:candidates=3", "ginny_o")
+    agent = make_agent("ismcts:8:rollout=heuristic:depth=6:value=score:moves=plans:candidates=3:preset=none", "ginny_o")
     agent.reset(seat, 0)
     agent.bind(env)
     first = agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
@@ -596,7 +596,7 @@ def test_win_credit_and_a_root_only_tree():
     later decisions are the rollout policy's, and no child node is ever made."""
     env = position("tongits", 5, 3)
     seat = env.game.current_player
-    agent = make_agent("ismcts:60:rollout=heuristic:credit=win:tree=1", "tongits")
+    agent = make_agent("ismcts:60:rollout=heuristic:credit=win:tree=1:preset=none", "tongits")
     agent.reset(seat, 0)
     agent.bind(env)
     root = Node()
@@ -615,10 +615,10 @@ def test_win_credit_and_a_root_only_tree():
     assert not root.children and sum(root.visits.values()) == 60
     assert 0.0 in credits and 1.0 in credits   # the positions covered both lost and won
     with pytest.raises(ValueError, match="credit=win needs whole rollouts"):
-        make_agent("ismcts:5:depth=2:value=cards:credit=win", "i_doubt_it")
+        make_agent("ismcts:5:depth=2:value=cards:credit=win:preset=none", "i_doubt_it")
     for bad, words in [("ismcts:credit=points", "credit must be one of"), ("ismcts:tree=0", "tree must be")]:
         with pytest.raises(ValueError, match=words):
-            check_agent_spec(bad, "tongits")
+            check_agent_spec(bad + ":preset=none", "tongits")
 
 
 def test_decision_gain_counts_departures_and_scores_them_in_the_real_game():
@@ -650,14 +650,14 @@ def test_gate_departs_from_the_rule_based_move_only_by_a_margin_of_standard_erro
     root.squares = {other: 60.0, rule: 50.0}
     gain_in_errors = 0.1 / np.sqrt(0.6 * 0.4 / 99 + 0.5 * 0.5 / 99)   # 1.41
     for gate, played in [(1.0, other), (gain_in_errors - 0.01, other), (gain_in_errors + 0.01, rule), (2.0, rule)]:
-        agent = make_agent(f"ismcts:5:gate={gate}", "tongits")
+        agent = make_agent(f"ismcts:5:gate={gate}:preset=none", "tongits")
         agent.reset(seat, 0)
         agent.bind(env)
         agent.rule_move = agent._rule_move(game, observation, mask)
         assert agent.rule_move == rule
         assert agent._gated(root, other) == played, gate
         assert agent.last_departed == (played == other)
-    departures = {"ismcts:40:rollout=heuristic": 0, "ismcts:40:rollout=heuristic:gate=100": 0}
+    departures = {"ismcts:40:rollout=heuristic:preset=none": 0, "ismcts:40:rollout=heuristic:gate=100:preset=none": 0}
     positions = 0
     for deal in range(4):
         for steps in (2, 5, 9):
@@ -675,10 +675,10 @@ def test_gate_departs_from_the_rule_based_move_only_by_a_margin_of_standard_erro
                 agent.bind(env)
                 departures[spec] += agent.act(game.observation(seat), game.legal_mask().copy(), {}) != rule
     assert positions >= 8
-    assert departures["ismcts:40:rollout=heuristic:gate=100"] == 0
-    assert departures["ismcts:40:rollout=heuristic"] > 0
+    assert departures["ismcts:40:rollout=heuristic:gate=100:preset=none"] == 0
+    assert departures["ismcts:40:rollout=heuristic:preset=none"] > 0
     with pytest.raises(ValueError, match="'x' is not a number"):
-        check_agent_spec("ismcts:gate=x", "tongits")
+        check_agent_spec("ismcts:gate=x:preset=none", "tongits")
 
 
 def rule_based_return(world, first: int) -> float:
@@ -707,7 +707,7 @@ def test_paired_baseline_backs_up_the_gain_over_the_rule_based_move_in_the_same_
     against whole rule-based playouts of a copy of that world, written apart from the search)."""
     env = position("tongits", 5, 3)
     seat = env.game.current_player
-    agent = make_agent("ismcts:40:rollout=heuristic:tree=1:baseline=rule", "tongits")
+    agent = make_agent("ismcts:40:rollout=heuristic:tree=1:baseline=rule:preset=none", "tongits")
     agent.reset(seat, 0)
     agent.bind(env)
     game = env.game
@@ -729,4 +729,4 @@ def test_paired_baseline_backs_up_the_gain_over_the_rule_based_move_in_the_same_
     assert root.total[agent.rule_move] == 0.0 and root.visits[agent.rule_move] >= 1
     assert departed >= 10 and nonzero >= 3   # the iterations covered departures that gained or lost
     with pytest.raises(ValueError, match="baseline must be one of"):
-        check_agent_spec("ismcts:baseline=mean", "tongits")
+        check_agent_spec("ismcts:baseline=mean:preset=none", "tongits")

@@ -137,7 +137,7 @@ def shortened(command: str) -> list[str]:
             argv += ["--games", str(SHORT_GAMES)]
         i = argv.index("--games") + 1
         argv[i] = str(min(int(argv[i]), SHORT_GAMES))
-        argv = [re.sub(r"\bismcts:\d+", "ismcts:2", word) for word in argv]  # search with a token budget
+        argv = [re.sub(r"\bismcts(:\d+)?(?=[:,]|$)", "ismcts:2", word) for word in argv]  # a token search budget
         for flag in ("--workers", "--address"):  # no Ray cluster here: --backend ray starts a local one
             if flag in argv:
                 i = argv.index(flag)

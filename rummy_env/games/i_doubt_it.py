@@ -42,7 +42,7 @@ from ..actions import RANK, Catalogue, Combination, Segment
 from ..cards import CARD_TEXT, NUM_CARDS, RANKS, make_pack, parse_rank
 from ..layout import ObservationLayout
 from ..rng import copy_rng, fresh_rng
-from ..validate import PackTally, check_deal_keys, check_fields, check_int, check_list
+from ..validate import OptionRule, PackTally, check_deal_keys, check_option_rules, check_int, check_list
 
 GAME_NAME = "i_doubt_it_v0"
 DOUBT, PASS, FIRST_PLAY = 0, 1, 2
@@ -230,10 +230,21 @@ class Options:
     reward_mode: str = "winner"
     max_plays: int = 1000
 
+    RULES = {
+        "num_players": OptionRule("DI-1", ints=(3, 11)),
+        "num_decks": OptionRule("DI-1", words="None (1 deck for 3-5 players, 2 for 6-11), 1 or 2"),
+        "max_cards_per_play": OptionRule("DI-8", words="1 .. 4 x num_decks"),
+        "wrong_rank_claims": OptionRule("DI-13", boolean=True),
+        "after_pickup": OptionRule("DI-16", choices=AFTER_PICKUP),
+        "auto_doubt_last": OptionRule("DI-22, DI-23", boolean=True),
+        "play_to_end": OptionRule("DI-25, DI-26", boolean=True),
+        "reward_mode": OptionRule("Rewards", choices=REWARD_MODES),
+        "max_plays": OptionRule("DI-28", ints=(1, None)),
+    }
+    """Each option's allowed values and rule ids (i_doubt_it.md)."""
+
     def __post_init__(self):
-        check_fields(self, ints={"num_players": (3, 11), "max_plays": (1, None)},
-                     bools=("wrong_rank_claims", "auto_doubt_last", "play_to_end"),
-                     choices={"after_pickup": AFTER_PICKUP, "reward_mode": REWARD_MODES})
+        check_option_rules(self)
         if self.num_decks is None:
             decks = 1 if self.num_players <= 5 else 2   # DI-1
         else:

@@ -46,7 +46,8 @@ from ..layout import ObservationLayout
 from ..melds import (RUN, SET_SUIT_CHOICES, Meld, canonical_order, catalogue_masks, classify, extend,
                      layoff_cards, standard_catalogue)
 from ..rng import copy_rng, fresh_rng
-from ..validate import PackTally, check_deal_keys, check_fields, check_int, check_list, check_record, int_list
+from ..validate import (OptionRule, PackTally, check_deal_keys, check_option_rules, check_int, check_list,
+                        check_record, int_list)
 
 # -- action catalogue (rummy.md "Action ids") ----------------------------------------------------
 NUM_MELD_SLOTS = 17
@@ -132,11 +133,21 @@ class Options:
     shuffle_turnover: bool = False
     reward_mode: str = "points"
 
+    RULES = {
+        "num_players": OptionRule("RM-3", ints=(2, 6)),
+        "ace_high": OptionRule("RM-12, RM-22", boolean=True),
+        "must_discard_to_go_out": OptionRule("RM-20", boolean=True),
+        "target_score": OptionRule("RM-28", ints=(0, None)),
+        "max_rounds": OptionRule("RM-28, RM-29", ints=(1, None)),
+        "max_turnovers": OptionRule("RM-26a", ints=(0, None)),
+        "max_turns": OptionRule("RM-26b", ints=(1, None)),
+        "shuffle_turnover": OptionRule("RM-24", boolean=True),
+        "reward_mode": OptionRule("Rewards", choices=REWARD_MODES),
+    }
+    """Each option's allowed values and rule ids (rummy.md)."""
+
     def __post_init__(self) -> None:
-        check_fields(self, ints={"num_players": (2, 6), "target_score": (0, None), "max_rounds": (1, None),
-                                 "max_turnovers": (0, None), "max_turns": (1, None)},
-                     bools=("ace_high", "must_discard_to_go_out", "shuffle_turnover"),
-                     choices={"reward_mode": REWARD_MODES})
+        check_option_rules(self)
 
 
 def _observation_layout(n: int) -> ObservationLayout:

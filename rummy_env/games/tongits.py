@@ -42,8 +42,8 @@ from ..cards import (BIT, CARD_TEXT, NUM_CARDS, POINTS, RANK_OF, SUIT_OF, cards_
 from ..layout import ObservationLayout
 from ..melds import SET_SUIT_CHOICES, classify, standard_catalogue, catalogue_masks
 from ..rng import copy_rng, fresh_rng
-from ..validate import (PackTally, check_bool, check_deal_keys, check_fields, check_int, check_list, check_record,
-                        int_list)
+from ..validate import (OptionRule, PackTally, check_bool, check_deal_keys, check_option_rules, check_int,
+                        check_list, check_record, int_list)
 
 NUM_PLAYERS = 3
 MAX_MELDS = 17
@@ -242,10 +242,18 @@ class Options:
     chip_mode: str = "bank"
     reward_mode: str = "chips"
 
+    RULES = {
+        "discard_take_must_meld": OptionRule("TG-7", boolean=True),
+        "count_hand_melds": OptionRule("TG-30", boolean=True),
+        "require_meld_to_contest": OptionRule("TG-20, TG-26", boolean=True),
+        "hands_per_match": OptionRule("TG-35", ints=(1, None)),
+        "chip_mode": OptionRule("TG-31", choices=("bank", "pay")),
+        "reward_mode": OptionRule("Rewards", choices=("chips", "win_loss")),
+    }
+    """Each option's allowed values and rule ids (tongits.md)."""
+
     def __post_init__(self):
-        check_fields(self, ints={"hands_per_match": (1, None)},
-                     bools=("discard_take_must_meld", "count_hand_melds", "require_meld_to_contest"),
-                     choices={"chip_mode": ("bank", "pay"), "reward_mode": ("chips", "win_loss")})
+        check_option_rules(self)
 
     @property
     def num_players(self) -> int:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from ... import melds as ml
 from ...cards import JOKER, NUM_CARDS, make_pack
-from ...validate import PackTally, card_list, check_deal_keys, check_fields, check_int, piece_list
+from ...validate import (OptionRule, PackTally, card_list, check_deal_keys, check_option_rules, check_int,
+                         piece_list)
 
 CONTRACTS = {1: (10, 2, 0), 2: (10, 1, 1), 3: (10, 0, 2), 4: (10, 3, 0),
              5: (12, 2, 1), 6: (12, 1, 2), 7: (12, 0, 3)}
@@ -35,11 +36,23 @@ class Options:
     max_turns_per_deal: int = 300
     reward_mode: str = "points"
 
+    RULES = {
+        "num_players": OptionRule("CR-2", ints=(3, 8)),
+        "num_decks": OptionRule("CR-2 (0: auto)", ints=(0, 3)),
+        "num_jokers": OptionRule("CR-2 (-1: auto)", ints=(-1, 2)),
+        "deals": OptionRule("CR-7", words="a non-empty list of contracts 1..7, in order"),
+        "deal7_all_at_once": OptionRule("CR-17", boolean=True),
+        "deep_discard": OptionRule("CR-11", boolean=True),
+        "joker_swap": OptionRule("CR-22", boolean=True),
+        "contract_runs_distinct_suits": OptionRule("CR-9", boolean=True),
+        "min_run_length": OptionRule("CR-14", ints=(3, 4)),
+        "max_turns_per_deal": OptionRule("CR-33", ints=(1, None)),
+        "reward_mode": OptionRule("Rewards", choices=("points", "win_loss")),
+    }
+    """Each option's allowed values and rule ids (contract_rummy.md)."""
+
     def __post_init__(self):
-        check_fields(self, ints={"num_players": (3, 8), "num_decks": (0, 3), "num_jokers": (-1, 2),
-                                 "min_run_length": (3, 4), "max_turns_per_deal": (1, None)},
-                     bools=("deal7_all_at_once", "deep_discard", "joker_swap", "contract_runs_distinct_suits"),
-                     choices={"reward_mode": ("points", "win_loss")})
+        check_option_rules(self)
         if not isinstance(self.deals, (list, tuple, range)) or not self.deals:
             raise ValueError(f"deals must be a non-empty sequence of contracts 1..7, got {self.deals!r}")
         object.__setattr__(self, "deals", tuple(check_int(f"deals[{i}]", d, 1, 7, what="a contract")

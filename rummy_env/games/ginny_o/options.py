@@ -8,7 +8,8 @@ import numpy as np
 
 from ...cards import JOKER, NUM_CARDS, make_pack
 from ...melds import parse_piece
-from ...validate import PackTally, check_deal_keys, check_fields, check_int, check_list, int_list
+from ...validate import (OptionRule, PackTally, check_deal_keys, check_option_rules, check_int, check_list,
+                         int_list)
 from .board import LAYOUTS, NSQ, SQUARE_TEXT, board_groups, square_of
 
 RACK_SIZE = 7
@@ -31,11 +32,21 @@ class Options:
     max_turns: int = 500
     reward_mode: str = "rank"
 
+    RULES = {
+        "num_players": OptionRule("GO-4", ints=(2, 4)),
+        "num_sets": OptionRule("GO-4", words="None (1 set for 2 players, 2 for 3-4), 1 or 2"),
+        "jokers_per_set": OptionRule("GO-4", ints=(0, 4)),
+        "board_layout": OptionRule("GO-2", choices=tuple(LAYOUTS)),
+        "descending_runs": OptionRule("GO-16", boolean=True),
+        "reshuffle_on_return": OptionRule("GO-14", boolean=True),
+        "stall_rounds": OptionRule("GO-36b", ints=(1, None)),
+        "max_turns": OptionRule("GO-36d (0: no cap)", ints=(0, None)),
+        "reward_mode": OptionRule("Rewards", choices=REWARD_MODES),
+    }
+    """Each option's allowed values and rule ids (ginny_o.md)."""
+
     def __post_init__(self):
-        check_fields(self, ints={"num_players": (2, 4), "jokers_per_set": (0, 4), "stall_rounds": (1, None),
-                                 "max_turns": (0, None)},
-                     bools=("descending_runs", "reshuffle_on_return"),
-                     choices={"board_layout": tuple(LAYOUTS), "reward_mode": REWARD_MODES})
+        check_option_rules(self)
         if self.num_sets is not None:
             object.__setattr__(self, "num_sets", check_int("num_sets", self.num_sets, 1, 2))
 
