@@ -11,7 +11,7 @@ import shutil
 import socket
 import threading
 import time
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 import uvicorn
@@ -63,21 +63,25 @@ def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
 
 
-def click_a_move(page, rng: np.random.Generator) -> bool:
-    """Click one legal-move control (``data-action``) once it is this seat's turn, a preferred
-    move if any; wait for the table to change. False once the result panel shows."""
-    page.wait_for_selector('[data-testid="result"], #moves [data-action]', timeout=60_000)
+def click_a_move(page, rng: np.random.Generator, choose: Callable[[list[str]], str] | None = None) -> bool:
+    """Click one legal-move control (``data-action``) once it is this seat's turn: ``choose(texts)``'s
+    move, else a random one, a preferred one if any; wait for the table to change. False once the
+    result panel shows."""
+    page.wait_for_selector('[data-testid="result"], #moves [data-action]', state="attached", timeout=60_000)
     if page.locator('[data-testid="result"]').count():
         return False
     version = page.locator(".head").first.get_attribute("data-version")
-    controls = page.locator("#moves [data-action]:visible")
-    texts = controls.evaluate_all("nodes => nodes.map(n => n.dataset.action)")
-    if not texts:  # only folded groups: open the first one
-        page.locator("#moves summary").first.click()
-        return True
-    preferred = [i for i, t in enumerate(texts) if t.split()[0] in PREFERRED_WORDS]
-    choice = preferred[rng.integers(len(preferred))] if preferred else int(rng.integers(len(texts)))
-    controls.nth(choice).click()
+    texts = page.locator("#moves [data-action]").evaluate_all("nodes => nodes.map(n => n.dataset.action)")
+    if choose is not None:
+        text = choose(texts)
+    else:
+        preferred = [t for t in texts if t.split()[0] in PREFERRED_WORDS]
+        pool = preferred or texts
+        text = pool[rng.integers(len(pool))]
+    control = page.locator(f'#moves [data-action="{text}"]')
+    if not control.is_visible():  # in a folded group: open it
+        control.locator("xpath=ancestor::details/summary").click()
+    control.click()
     page.wait_for_function("v => document.querySelector('.head').dataset.version !== v", arg=version,
                            timeout=60_000)
     return True

@@ -66,7 +66,5 @@ def replay_frame(record: dict, seat: int | str, step: int) -> dict:
         line = f"next: player_{actor} moves"
     seating = record.get("seating") or []
     html = (f'<div class="head">{escape(line)}</div>'
-            + view_to_html(dict(view, legal_actions=[]), record["game"])
-            + '<div id="events"><ol>' + "".join(f"<li>{escape(e)}</li>" for e in view.get("events", []))
-            + "</ol></div>")
+            + view_to_html(dict(view, legal_actions=[]), record["game"]))
     return {"step": step, "steps": len(actions), "num_seats": num_seats, "seating": seating, "html": html}

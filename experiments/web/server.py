@@ -249,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     print(f"rummy-env serve: http://{ns.host}:{ns.port}/ (finished games go to {ns.log})", file=sys.stderr)
-    uvicorn.run(app, host=ns.host, port=ns.port, log_level="warning", ws="websockets")
+    uvicorn.run(app, host=ns.host, port=ns.port, log_level="warning")
     return 0
 
 

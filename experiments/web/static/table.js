@@ -16,8 +16,14 @@ function connect() {
     }
     errorBox.textContent = "";
     table.innerHTML = message.html;
+    showNewestEvents();
   };
   socket.onclose = () => setTimeout(connect, 1000);
+}
+
+function showNewestEvents() {
+  const events = document.getElementById("events");
+  if (events) events.scrollTop = events.scrollHeight;
 }
 
 function play(text) {
@@ -34,4 +40,5 @@ document.getElementById("say").addEventListener("submit", (event) => {
   play(box.value);
   box.value = "";
 });
+showNewestEvents();
 connect();
