@@ -5,6 +5,9 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import subprocess
+import sys
+import urllib.request
 import warnings
 
 import numpy as np
@@ -16,9 +19,12 @@ with warnings.catch_warnings():  # starlette's test client would rather have htt
     from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
+from rummy_env.experiments.bench_web import wait_for_port  # noqa: E402
+from rummy_env.experiments.cli import main as cli_main  # noqa: E402
 from rummy_env.experiments.io import read_jsonl  # noqa: E402
 from rummy_env.experiments.options import parse_env_options  # noqa: E402
 from rummy_env.experiments.replay import replay_game  # noqa: E402
+from rummy_env.experiments.web.browser import free_port  # noqa: E402
 from rummy_env.experiments.web.pages import table_fragment  # noqa: E402
 from rummy_env.experiments.web.server import create_app  # noqa: E402
 from rummy_env.experiments.web.tables import SPECTATOR, Tables  # noqa: E402
@@ -304,3 +310,31 @@ def test_replay_steps_through_a_logged_game(served, tmp_path):
     for body, words in bad:
         response = client.post("/api/replay", json=body)
         assert response.status_code == 400 and words in response.json()["error"], response.text
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["serve", "--game", "poker"], "unknown game"),
+    (["serve", "--game", "rummy", "--opponents", "genius"], "unknown agent"),
+    (["serve", "--game", "rummy", "--option", "max_rounds"], "KEY=VALUE"),
+    (["serve", "--bot-delay", "-1"], "--bot-delay"),
+])
+def test_serve_refuses_bad_arguments_with_a_usage_error(capsys, argv, words):
+    with pytest.raises(SystemExit) as exit_status:
+        cli_main(argv)
+    assert exit_status.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_rummy_env_serve_answers_on_its_port(tmp_path):
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "rummy_env.experiments.cli", "serve", "--port", str(port),
+                               "--game", "tongits", "--opponents", "random", "--log", str(tmp_path / "g.jsonl")],
+                              stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port, server)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as response:
+            assert "Tongits: player_0" in response.read().decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -215,9 +215,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this "
                         "machine only; 0.0.0.0 lets other machines join)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--game", default=None, help="open / straight to a new table of this game, you in seat 0")
+    parser.add_argument("--game", default=None, help="open / straight to a new table of this game, you in seat 0 (default: / is the lobby)")
     parser.add_argument("--opponents", default="heuristic",
-                        help=f"with --game: the bots' spec, one for all or one per bot ({', '.join(AGENT_SPECS)})")
+                        help=f"with --game: the bots' spec, one for all or one per bot ({', '.join(AGENT_SPECS)}; "
+                        "default heuristic)")
     parser.add_argument("--seed", type=int, default=None, help="with --game: the deal's seed (default: random)")
     add_option_argument(parser)
     parser.add_argument("--bot-delay", type=float, default=1.0,
@@ -244,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     try:
         app = build(ns)
-    except ValueError as e:
+    except (TypeError, ValueError) as e:  # a bad game, option value or agent spec
         parser.error(str(e))
     import uvicorn
 
