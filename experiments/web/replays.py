@@ -54,8 +54,7 @@ def replay_frame(record: dict, seat: int | str, step: int) -> dict:
             raise ValueError(f"action {k} ({text!r}) was refused: {e}") from None
     actor = -1 if env.game.done else int(env.game.current_player)
     if seat == EVERY_CARD:
-        view = dict(env.view(max(actor, 0)), hand=[],
-                    revealed_hands=[env.view(s)["hand"] for s in range(num_seats)])
+        view = dict(env.view(max(actor, 0)), revealed_hands=[env.view(s)["hand"] for s in range(num_seats)])
     else:
         view = env.view(seat)
     if step == len(actions):
