@@ -18,7 +18,8 @@ from .options import add_option_argument, parse_env_options
 
 # Third-party modules of the optional extras (pyproject.toml), by top-level import name.
 EXTRA_OF_MODULE = {"torch": "train", "openskill": "train", "tqdm": "train", "matplotlib": "train",
-                   "sb3_contrib": "train", "rlcard": "bench", "pyspiel": "bench", "ray": "ray"}
+                   "sb3_contrib": "train", "rlcard": "bench", "pyspiel": "bench", "ray": "ray",
+                   "starlette": "web", "uvicorn": "web", "playwright": "web"}
 
 
 def failure_message(error: Exception) -> str:
@@ -116,6 +117,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 FORWARDED = {"bench": ("rummy_env.experiments.benchmark", "bench"), "train": ("rummy_env.experiments.train_ppo", "train"),
              "imitate": ("rummy_env.experiments.imitate", "imitate"),
              "improve": ("rummy_env.experiments.improve", "improve")}
+FORWARDED["serve"] = ("rummy_env.experiments.web.server", "serve")
 
 
 def cmd_play(args: argparse.Namespace) -> int:

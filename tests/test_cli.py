@@ -106,7 +106,7 @@ def test_every_option_of_every_subcommand_has_help_with_its_default():
     pytest.importorskip("torch")
     parsers = _subcommand_parsers()
     assert set(parsers) == {"tournament", "replay", "demo", "bench", "play", "train", "imitate", "improve", "train-rllib",
-                            "agents", "options"}
+                            "agents", "options", "serve"}
     for command, parser in parsers.items():
         for action in parser._actions:
             if action.help == argparse.SUPPRESS or isinstance(action, argparse._HelpAction) or not action.option_strings:

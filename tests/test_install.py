@@ -32,7 +32,7 @@ def copy_of_the_checkout(target: Path) -> Path:
     listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                             check=True, capture_output=True, text=True).stdout.splitlines()
     for name in listed:
-        if (ROOT / name).is_file() and name.endswith((".py", ".toml", ".md")):
+        if (ROOT / name).is_file() and name.endswith((".py", ".toml", ".md", ".js", ".css")):
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(ROOT / name, target / name)
     return target
@@ -59,6 +59,7 @@ def test_wheel_installs_only_rummy_env_and_runs_outside_the_repository(tmp_path)
     assert top_level == ["rummy_env", "rummy_env-0.1.0.dist-info"], top_level
     installed = {p.relative_to(site).as_posix() for p in (site / "rummy_env").rglob("*.py")}
     assert installed == repository_modules(source)
+    assert (site / "rummy_env/experiments/web/static/table.js").is_file()  # the web table's package data
 
     out_dir = tmp_path / "work"
     out_dir.mkdir()
