@@ -65,7 +65,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         config = TournamentConfig(game=args.game, agents=agents, games=args.games, seed=args.seed,
                                   options=parse_env_options(args.option), workers=args.workers,
-                                  backend=args.backend, address=args.address)
+                                  backend=args.backend, address=args.address,
+                                  stall_timeout=args.stall_timeout)
         check_config(config)
     except ValueError as e:
         raise UsageError(f"rummy-env tournament: error: {e}") from None
@@ -190,6 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--address", default=None,
                    help="with --backend ray: join the Ray cluster at this address, e.g. HEAD_IP:6379 "
                    "or auto, and use all its CPUs (default: start a local Ray)")
+    t.add_argument("--stall-timeout", type=float, default=600.0, metavar="SECONDS",
+                   help="with 2+ process workers: fail, naming the chunk and game, when a worker finishes no "
+                   "game for this long; finished games stay in the log (0: wait forever; default 600)")
     t.add_argument("--out", default=None, help="output directory (default: runs/tournament_<game>_<agents>_seed<S>)")
     add_option_argument(t)
     t.add_argument("--no-log", action="store_true", help="do not write the per-game replay log (default: write it)")

@@ -24,15 +24,26 @@ Games run in parallel on a process pool (chunks of deal seeds), or with ``backen
 tasks on a local Ray or a cluster (:mod:`rummy_env.experiments.ray_backend`); every worker builds its own
 environment and agents from the specs, so nothing unpicklable crosses a process boundary, and the
 results do not depend on the backend.
+
+**Workers and stalls (issue 46).** The pool's workers are *spawned* (a fresh interpreter each), never
+forked: a parent that has run torch holds live OpenMP/MKL thread pools, and a forked child inherits
+their locks without the threads that would release them (a ``value=ppo`` search agent hung in
+``torch.nn.init``). Each worker limits torch to one thread once its agents are built. Every worker
+reports each game it finishes; a chunk with no finished game for ``stall_timeout`` seconds, or a
+worker that dies, ends the tournament with a :class:`TournamentError` naming the chunk and the game
+it was playing, after the games of the finished chunks are appended to the replay log.
 """
 from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import os
 import re
+import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -72,6 +83,9 @@ class TournamentConfig:
     """``process`` (a local process pool) or ``ray`` (Ray tasks, :mod:`rummy_env.experiments.ray_backend`)."""
     address: str | None = None
     """With the ray backend: the address of a running Ray cluster to join (None: a local Ray)."""
+    stall_timeout: float = 600.0
+    """Process backend with 2+ workers: seconds a chunk may go without finishing a game before the
+    tournament fails naming it (0: wait forever)."""
 
 
 BACKENDS = ("process", "ray")
@@ -127,6 +141,8 @@ def check_config(config: TournamentConfig) -> int:
         raise ValueError(f"--seed must be >= 0, got {config.seed}")
     if config.backend not in BACKENDS:
         raise ValueError(f"unknown backend {config.backend!r}: choose one of {', '.join(BACKENDS)}")
+    if not config.stall_timeout >= 0:
+        raise ValueError(f"--stall-timeout must be >= 0 seconds (0: wait forever), got {config.stall_timeout}")
     if config.address is not None and config.backend != "ray":
         raise ValueError("--address joins a Ray cluster: it needs --backend ray")
     try:
@@ -173,25 +189,41 @@ def play_game(env, seat_agents: list, env_seed: int, agent_seeds: list[int]) -> 
 
 
 _WORKER: dict[str, Any] = {}
+_PROGRESS: list = []
+"""In a pool worker: the queue its progress events go to (:func:`_start_pool_worker`)."""
+
+
+def _start_pool_worker(progress) -> None:
+    """Initializer of a pool worker: keep the ``progress`` queue of the driver."""
+    _PROGRESS.append(progress)
+
+
+def _report(first_index: int, done: int) -> None:
+    """Tell the driver (from a pool worker) that the chunk starting at game ``first_index`` has
+    finished ``done`` games."""
+    if _PROGRESS:
+        _PROGRESS[0].put((first_index, done, os.getpid()))
 
 
 def _worker_state(game: str, options: dict, specs: tuple[str, ...]) -> dict:
-    """The env and agents of this process, built once per configuration.
-
-    With a ``ppo:`` agent, torch is limited to one intra-op thread while the tournament plays (the
-    previous count is kept in ``torch_threads`` and restored by :func:`_release_worker`): an agent
-    acts on one observation at a time, where more threads only add overhead and oversubscribe the
-    cores of parallel workers (a Ginny-O policy played 5.4 times slower with torch's default two
-    threads on the 2-core machine)."""
+    """The env and agents of this process, built once per configuration."""
     key = (game, json.dumps(options, sort_keys=True), specs)
     if _WORKER.get("key") != key:
         _release_worker()
         _WORKER.update(key=key, env=make_raw_env(game, **options), agents={})
-        if any(s.startswith("ppo:") for s in specs):
-            import torch
-            _WORKER["torch_threads"] = torch.get_num_threads()
-            torch.set_num_threads(1)
     return _WORKER
+
+
+def _limit_torch_threads() -> None:
+    """Once an agent has imported torch (``ppo``, ``value=ppo``), limit it to one intra-op thread
+    while the tournament plays (the previous count is kept in ``torch_threads`` and restored by
+    :func:`_release_worker`): an agent acts on one observation at a time, where more threads only
+    add overhead and oversubscribe the cores of parallel workers (a Ginny-O policy played 5.4 times
+    slower with torch's default two threads on a 2-core machine)."""
+    torch = sys.modules.get("torch")
+    if torch is not None and "torch_threads" not in _WORKER:
+        _WORKER["torch_threads"] = torch.get_num_threads()
+        torch.set_num_threads(1)
 
 
 def _release_worker() -> None:
@@ -206,6 +238,7 @@ def _release_worker() -> None:
 def _play_chunk(game: str, options: dict, specs: tuple[str, ...], labels: list[str], seed: int,
                 tasks: list[tuple[int, int, int, tuple[int, ...]]]) -> list[dict]:
     """Play ``tasks`` (game index, deal, rotation, seating) and return their log records."""
+    _report(tasks[0][0], 0)
     state = _worker_state(game, options, specs)
     env, agents = state["env"], state["agents"]
     records = []
@@ -215,6 +248,7 @@ def _play_chunk(game: str, options: dict, specs: tuple[str, ...], labels: list[s
             if (a, seat) not in agents:
                 agents[(a, seat)] = make_agent(specs[a], game, options)
             seat_agents.append(agents[(a, seat)])
+        _limit_torch_threads()
         env_seed = deal_seed(seed, deal)
         seeds = [agent_seed(seed, deal, rotation, s) for s in range(len(seating))]
         try:
@@ -229,11 +263,78 @@ def _play_chunk(game: str, options: dict, specs: tuple[str, ...], labels: list[s
             "seating": [labels[a] for a in seating], "agent_index": list(seating),
             "agent_specs": [specs[a] for a in seating], "agent_seeds": seeds, **result,
         })
+        _report(tasks[0][0], len(records))
     return records
 
 
 def _chunks(tasks: list, per_chunk: int) -> list[list]:
     return [tasks[i:i + per_chunk] for i in range(0, len(tasks), per_chunk)]
+
+
+POLL_S = 0.25
+"""How often the pool's driver looks at its workers' progress (seconds)."""
+
+
+def _where(args: tuple, chunks: list[list], first: int, done: int) -> str:
+    """The chunk starting at game ``first`` and its game number ``done`` (the one in play), in words."""
+    number, chunk = next((n, c) for n, c in enumerate(chunks, start=1) if c[0][0] == first)
+    seed, labels = args[4], args[3]
+    index, deal, _, seating = chunk[min(done, len(chunk) - 1)]
+    return (f"chunk {number} of {len(chunks)} (games {chunk[0][0]}-{chunk[-1][0]}, deals {chunk[0][1]}-"
+            f"{chunk[-1][1]}) at game {index} (deal {deal}, env seed {deal_seed(seed, deal)}, seats "
+            f"{[labels[a] for a in seating]})")
+
+
+def _play_on_pool(workers: int, args: tuple, chunks: list[list], stall_timeout: float,
+                  collect: Callable[[list[dict]], None]) -> None:
+    """Play ``chunks`` on ``workers`` spawned processes, handing each chunk's records to ``collect``
+    as it finishes (module docstring, "Workers and stalls"). A chunk without a finished game for
+    ``stall_timeout`` seconds (0: no limit), no progress at all for that long, or a worker that
+    dies raises :class:`TournamentError`; the workers are then killed."""
+    context = multiprocessing.get_context("spawn")
+    progress = context.Queue()
+    others = {p.pid for p in multiprocessing.active_children()}
+    ours: dict[int, Any] = {}  # pid -> this pool's worker process
+    playing: dict[int, tuple[int, int, float]] = {}  # a started chunk's first game -> (games done, pid, when)
+    last_progress = time.monotonic()
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_pool_worker, initargs=(progress,))
+    try:
+        pending = {pool.submit(_play_chunk, *args, chunk) for chunk in chunks}
+        while pending:
+            finished, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            now = time.monotonic()
+            ours.update((p.pid, p) for p in multiprocessing.active_children() if p.pid not in others)
+            while not progress.empty():
+                first, done, pid = progress.get()
+                playing[first] = (done, pid, now)
+                last_progress = now
+            for fut in finished:
+                if isinstance(fut.exception(), BrokenProcessPool):
+                    lost = "; ".join(f"worker process {pid} (exit code {ours[pid].exitcode if pid in ours else '?'}) "
+                                     f"in {_where(args, chunks, first, done)}"
+                                     for first, (done, pid, _) in playing.items())
+                    raise TournamentError(f"a worker process died (killed, or out of memory?); chunks in play: "
+                                          f"{lost or 'none had started'}")
+                records = fut.result()
+                playing.pop(records[0]["index"], None)
+                last_progress = now
+                collect(records)
+            stalled = [(first, done, pid) for first, (done, pid, when) in playing.items()
+                       if stall_timeout and now - when > stall_timeout]
+            if stalled:
+                first, done, pid = stalled[0]
+                raise TournamentError(f"no game finished for {stall_timeout:g} s (--stall-timeout) in worker "
+                                      f"process {pid}: {_where(args, chunks, first, done)}")
+            if stall_timeout and now - last_progress > stall_timeout:
+                raise TournamentError(f"no worker reported progress for {stall_timeout:g} s (--stall-timeout); "
+                                      f"{len(pending)} chunk(s) unfinished")
+    except BaseException:
+        for process in multiprocessing.active_children():
+            if process.pid not in others:
+                process.kill()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # -- statistics -----------------------------------------------------------------------------------
@@ -383,6 +484,31 @@ def default_out_dir(config: TournamentConfig) -> Path:
     return Path("runs") / f"tournament_{game_key(config.game)}_{names}_seed{config.seed}"
 
 
+def _play_all(args: tuple, chunks: list[list], total: int, workers: int, stall_timeout: float, ray_runner,
+              progress: bool, collect: Callable[[list[dict]], None]) -> None:
+    """Play every chunk on the chosen backend, handing each chunk's records to ``collect``."""
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="game", desc=args[0], disable=not progress, leave=False) as bar:
+        def collect_and_show(records: list[dict]) -> None:
+            collect(records)
+            bar.update(len(records))
+        if ray_runner is not None:
+            try:
+                for records in ray_runner.play(_play_chunk, args, chunks):
+                    collect_and_show(records)
+            finally:
+                ray_runner.close()
+        elif workers == 1:
+            try:
+                for chunk in chunks:
+                    collect_and_show(_play_chunk(*args, chunk))
+            finally:
+                _release_worker()  # in-process run: do not keep its env and agents for the next one
+        else:
+            _play_on_pool(workers, args, chunks, stall_timeout, collect_and_show)
+
+
 # -- driver ---------------------------------------------------------------------------------------
 def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None = None,
                    progress: bool = True, log_games: bool = True,
@@ -439,42 +565,24 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
             steps += r["steps"]
             kept.append({k: v for k, v in r.items() if k != "actions"})
 
-    from tqdm import tqdm
+    def keep_finished() -> str:
+        """Append the finished chunks still waiting for an earlier one to the log; say where they are."""
+        if not kept:
+            return "no game had finished"
+        if log_path is None:
+            return f"{len(kept)} game(s) had finished (not logged: --no-log)"
+        if waiting:
+            if next_index == 0:
+                io.write_text(log_path, "")
+            io.append_jsonl(log_path, [r for first in sorted(waiting) for r in waiting[first]])
+        return f"the {len(kept)} finished game(s) are in {log_path}"
 
     start = time.perf_counter()
     args = (game, options, specs, labels, config.seed)
-    if ray_runner is not None:
-        try:
-            with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
-                for records in ray_runner.play(_play_chunk, args, chunks):
-                    collect(records)
-                    bar.update(len(records))
-        finally:
-            ray_runner.close()
-    elif workers == 1:
-        try:
-            with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
-                for chunk in chunks:
-                    records = _play_chunk(*args, chunk)
-                    collect(records)
-                    bar.update(len(records))
-        finally:
-            _release_worker()  # in-process run: do not keep its env and agents for the next one
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending = {pool.submit(_play_chunk, *args, chunk) for chunk in chunks}
-            with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
-                try:
-                    while pending:
-                        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for fut in finished:
-                            records = fut.result()
-                            collect(records)
-                            bar.update(len(records))
-                except BaseException:
-                    for fut in pending:
-                        fut.cancel()
-                    raise
+    try:
+        _play_all(args, chunks, total, workers, config.stall_timeout, ray_runner, progress, collect)
+    except TournamentError as error:
+        raise TournamentError(f"{error}; {keep_finished()}") from error
     wall = time.perf_counter() - start
 
     summary = summarize(kept, labels, list(specs), num_seats, ci_seed=config.seed)
