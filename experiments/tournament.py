@@ -285,6 +285,14 @@ def _where(args: tuple, chunks: list[list], first: int, done: int) -> str:
             f"{[labels[a] for a in seating]})")
 
 
+def _exit_text(process) -> str:
+    """`` (exit code N)`` of a pool worker that has ended, or nothing where it is not known."""
+    if process is None:
+        return ""
+    process.join(timeout=1)
+    return "" if process.exitcode is None else f" (exit code {process.exitcode})"
+
+
 def _play_on_pool(workers: int, args: tuple, chunks: list[list], stall_timeout: float,
                   collect: Callable[[list[dict]], None]) -> None:
     """Play ``chunks`` on ``workers`` spawned processes, handing each chunk's records to ``collect``
@@ -310,11 +318,10 @@ def _play_on_pool(workers: int, args: tuple, chunks: list[list], stall_timeout: 
                 last_progress = now
             for fut in finished:
                 if isinstance(fut.exception(), BrokenProcessPool):
-                    lost = "; ".join(f"worker process {pid} (exit code {ours[pid].exitcode if pid in ours else '?'}) "
-                                     f"in {_where(args, chunks, first, done)}"
-                                     for first, (done, pid, _) in playing.items())
+                    lost = "; ".join(f"worker process {pid}{_exit_text(ours.get(pid))} in "
+                                     f"{_where(args, chunks, first, done)}" for first, (done, pid, _) in playing.items())
                     raise TournamentError(f"a worker process died (killed, or out of memory?); chunks in play: "
-                                          f"{lost or 'none had started'}")
+                                          f"{lost or 'none reported yet'}")
                 records = fut.result()
                 playing.pop(records[0]["index"], None)
                 last_progress = now

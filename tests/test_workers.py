@@ -1,0 +1,97 @@
+"""Issue 46: every process pool starts its workers safely (spawned, torch threads set per worker),
+and a tournament whose worker stalls or dies fails with one clear error, keeping finished games."""
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+
+from rummy_env.experiments import tournament
+from rummy_env.experiments.tournament import TournamentConfig, TournamentError, run_tournament
+
+GAME = "rummy"
+SHORT = {"max_rounds": 1}
+PLANTED_LOG = "RUMMY_ENV_TEST_PLANTED_LOG"
+"""Environment variable naming the games log a planted worker waits on (inherited by spawned workers)."""
+
+
+def _first_chunk_logged() -> None:
+    """Wait (in a worker) until the tournament has logged its first chunk, so one chunk is finished."""
+    path = os.environ[PLANTED_LOG]
+    while not (os.path.exists(path) and open(path, encoding="utf-8").read().count("\n") >= 2):
+        time.sleep(0.05)
+
+
+def stall_in_second_chunk(game, options, specs, labels, seed, tasks):
+    """``_play_chunk`` whose second chunk never finishes a game (once the first is logged)."""
+    if tasks[0][0] == 2:
+        _first_chunk_logged()
+        tournament.play_game = lambda *args: time.sleep(3600)  # this worker process only
+    return tournament._play_chunk(game, options, specs, labels, seed, tasks)
+
+
+def die_in_second_chunk(game, options, specs, labels, seed, tasks):
+    """``_play_chunk`` whose worker exits abruptly in the second chunk (once the first is logged)."""
+    if tasks[0][0] == 2:
+        _first_chunk_logged()
+        tournament.play_game = lambda *args: os._exit(3)  # this worker process only
+    return tournament._play_chunk(game, options, specs, labels, seed, tasks)
+
+
+def _logged_indices(path) -> set[int]:
+    with open(path, encoding="utf-8") as f:
+        return {json.loads(line)["index"] for line in f}
+
+
+def _planted_run(monkeypatch, tmp_path, planted) -> str:
+    """A 2-worker tournament of 4 chunks (2 games each) with ``planted`` as the chunk player; its error."""
+    monkeypatch.setattr(tournament, "_play_chunk", planted)
+    monkeypatch.setenv(PLANTED_LOG, str(tmp_path / "games.jsonl"))
+    config = TournamentConfig(game=GAME, agents=("random", "heuristic"), games=8, options=SHORT, workers=2,
+                              stall_timeout=8.0)
+    with pytest.raises(TournamentError) as error:
+        run_tournament(config, out_dir=tmp_path, progress=False)
+    return str(error.value)
+
+
+def test_a_stalled_worker_fails_in_the_stall_timeout_naming_its_chunk_and_keeps_finished_games(monkeypatch, tmp_path):
+    start = time.monotonic()
+    message = _planted_run(monkeypatch, tmp_path, stall_in_second_chunk)
+    assert time.monotonic() - start < 60
+    assert "no game finished for 8 s (--stall-timeout)" in message, message
+    assert "chunk 2 of 4 (games 2-3, deals 1-1) at game 2 (deal 1, env seed " in message, message
+    logged = _logged_indices(tmp_path / "games.jsonl")
+    assert {0, 1} <= logged and not {2, 3} & logged
+    assert f"the {len(logged)} finished game(s) are in {tmp_path / 'games.jsonl'}" in message, message
+
+
+def test_a_dead_worker_is_named_with_its_exit_code_and_finished_games_are_kept(monkeypatch, tmp_path):
+    message = _planted_run(monkeypatch, tmp_path, die_in_second_chunk)
+    assert message.startswith("a worker process died"), message
+    assert " in chunk 2 of 4 (games 2-3, deals 1-1) at game 2 (deal 1, env seed " in message, message
+    logged = _logged_indices(tmp_path / "games.jsonl")
+    assert {0, 1} <= logged and not {2, 3} & logged
+
+
+def test_a_negative_stall_timeout_is_refused():
+    with pytest.raises(ValueError, match="--stall-timeout must be >= 0 seconds"):
+        tournament.check_config(TournamentConfig(game=GAME, agents=("random",), stall_timeout=-1))
+
+
+def test_two_workers_play_a_value_ppo_search_agent_after_the_parent_ran_torch(tmp_path):
+    """The hang of issue 46: the parent has built the cut-off value's PolicyNet with live torch
+    threads; spawned workers build it again and finish (a stall would fail within 120 s)."""
+    torch = pytest.importorskip("torch")
+    from rummy_env.agents.registry import make_agent
+
+    spec = "ismcts:2:rollout=heuristic:depth=2:value=ppo"
+    torch.set_num_threads(2)
+    options = {**SHORT, "reward_mode": "win_loss"}  # the committed policy's reward
+    make_agent(spec, GAME, options)
+    torch.nn.init.orthogonal_(torch.empty(256, 256))
+    config = TournamentConfig(game=GAME, agents=(spec, "heuristic"), games=4, options=options, workers=2,
+                              stall_timeout=120.0)
+    results = run_tournament(config, progress=False)
+    assert results["games"] == 4 and results["workers"] == 2
