@@ -157,7 +157,7 @@ def widen_input(path: str, data: dict, layout) -> dict:
 
 
 FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark",
-             "eval_only", "out")
+             "eval_only", "out", "stall_timeout")
 """``train_ppo`` arguments a resumed run may change."""
 
 

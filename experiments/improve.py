@@ -158,7 +158,7 @@ def teacher_shares(teacher, env, seat: int, ranked: list[int]) -> list[float]:
     game = env.game
     world = game.clone()
     world.options = dataclasses.replace(game.options, max_rounds=game.rounds_played + 1)
-    teacher.bind(types.SimpleNamespace(game=world, possible_agents=env.possible_agents))
+    teacher.bind(types.SimpleNamespace(game=world, possible_agents=env.possible_agents, options=world.options))
     teacher.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
     visits = teacher.last_visits
     total = sum(visits.values())
@@ -213,7 +213,9 @@ def collect_all(key: str, options: dict, args: Args) -> Labels:
     """Every worker's labels (``--workers`` processes), in worker order."""
     if args.workers == 1:
         return collect(key, options, args)
-    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # Spawned, not forked (a fork of a process that has run torch can hang, issue 46); one torch thread each.
+    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=torch.set_num_threads, initargs=(1,)) as pool:
         parts = list(pool.map(collect, *zip(*[(key, options, args, w) for w in range(args.workers)])))
     return concatenated(parts)
 

@@ -89,6 +89,8 @@ class Args(RunArgs):
     """learner decisions per game per update"""
     rollout_workers: int = 1
     """processes that collect the rollout, the games split evenly among them (this one and W-1 others: a core each)"""
+    stall_timeout: float = 600.0
+    """seconds a rollout worker may take to answer before the run stops naming it (0: no limit)"""
     learning_rate: float = 2.5e-4
     """Adam learning rate"""
     anneal_lr: bool = True
@@ -257,7 +259,9 @@ class Trainer:
                         learner_reward=args.learner_reward) for w in range(args.rollout_workers)]
         self.arena = arenas[0]
         """the games of this process's shard (all of them with one rollout worker)"""
-        self.workers = RolloutWorkers([(pickle.dumps(arena), None) for arena in arenas[1:]])
+        if args.stall_timeout < 0:
+            raise ValueError(f"--stall-timeout must be >= 0 seconds (0: no limit), got {args.stall_timeout}")
+        self.workers = RolloutWorkers([(pickle.dumps(arena), None) for arena in arenas[1:]], args.stall_timeout)
         """the other shards (started by :func:`train`)"""
         vg = self.arena.vg
         self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,

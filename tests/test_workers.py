@@ -95,3 +95,43 @@ def test_two_workers_play_a_value_ppo_search_agent_after_the_parent_ran_torch(tm
                               stall_timeout=120.0)
     results = run_tournament(config, progress=False)
     assert results["games"] == 4 and results["workers"] == 2
+
+
+def test_rollout_workers_start_after_the_parent_ran_torch_and_name_a_stalled_or_dead_shard(tmp_path):
+    torch = pytest.importorskip("torch")
+    from rummy_env.experiments import train_ppo
+    from rummy_env.experiments.rollout import RolloutWorkerError
+
+    torch.set_num_threads(2)
+    torch.nn.init.orthogonal_(torch.empty(256, 256))
+    args = train_ppo.parse_args(["--game", "rummy", "--opt", "max_rounds=1", "--opt", "max_turns=16",
+                                 "--num-envs", "4", "--num-steps", "8", "--hidden", "32", "--no-progress",
+                                 "--opponents", "random:1", "--rollout-workers", "2", "--stall-timeout", "120",
+                                 "--run-dir", str(tmp_path)])
+    trainer = train_ppo.Trainer(args)
+    workers = trainer.workers
+    workers.start(trainer.net, trainer.pool, args.seed, args)
+    try:
+        assert trainer.collect()["obs"].shape[0] == 4 * 8
+        workers.stall_timeout = 0.5
+        with pytest.raises(RolloutWorkerError, match=r"rollout worker 1 \(shard 1, process \d+\) sent nothing "
+                                                     r"for 0.5 s \(--stall-timeout\)"):
+            workers.receive(0)  # asked nothing: it stays silent
+        workers.processes[0].kill()
+        with pytest.raises(RolloutWorkerError, match=r"rollout worker 1 \(shard 1, process \d+\) died \(exit code -9\)"):
+            workers.receive(0)
+    finally:
+        workers.close()
+    assert not workers.processes
+
+
+def test_improve_workers_search_with_a_torch_value_after_the_parent_ran_torch():
+    torch = pytest.importorskip("torch")
+    from rummy_env.experiments import improve
+
+    torch.set_num_threads(2)
+    torch.nn.init.orthogonal_(torch.empty(256, 256))
+    args = improve.parse_args(["--game", "rummy", "--option", "reward_mode=win_loss", "--decisions", "4",
+                               "--workers", "2", "--teacher", "ismcts:2:rollout=heuristic:depth=2:value=ppo"])
+    labels = improve.collect_all("rummy", {"reward_mode": "win_loss"}, args)
+    assert len(labels.q) == 4
