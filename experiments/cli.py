@@ -1,7 +1,9 @@
 """``rummy-env``: one command line for tournaments, replays, the demo, benchmarks, play and training.
 
 Bad arguments (unknown game, unknown agent, bad option value, ...) print one line and exit with
-status 2; a failure while running prints one line and exits with status 1.
+status 2; a failure while running prints one line and exits with status 1; both read
+``rummy-env <command>: error: <message>``, and a warning ``rummy-env <command>: warning: <message>``.
+``python -m`` on a command's module (:data:`COMMAND_OF_MODULE`) runs that command.
 """
 from __future__ import annotations
 
@@ -10,10 +12,12 @@ import importlib
 import inspect
 import os
 import sys
-from typing import Any, Callable
+import warnings
+from typing import Callable
 
 from rummy_env.registry import GAMES, game_key
 from .options import add_option_argument, parse_env_options
+from .usage import OneLineParser, UsageError, count, one_line_warnings
 
 
 # Third-party modules of the optional extras (pyproject.toml), by top-level import name.
@@ -21,24 +25,18 @@ EXTRA_OF_MODULE = {"torch": "train", "openskill": "train", "tqdm": "train", "mat
                    "sb3_contrib": "train", "rlcard": "bench", "pyspiel": "bench", "ray": "ray"}
 
 
-def failure_message(error: Exception) -> str:
-    """The one line for a failure while running; a module of an optional extra that is not
-    installed names the extra to install."""
+def failure_message(error: Exception, prog: str = "rummy-env") -> str:
+    """The one line for a failure while running ``prog`` (``rummy-env <command>``); a module of an
+    optional extra that is not installed names the extra to install. A plain ``ValueError`` or
+    ``RuntimeError``, or an error class of rummy_env (a tournament's, a rollout worker's), is its
+    message alone; another exception is prefixed with its type."""
     extra = (EXTRA_OF_MODULE.get((error.name or "").partition(".")[0])
              if isinstance(error, ModuleNotFoundError) else None)
     if extra is not None:
-        return (f"rummy-env: error: this command needs the '{extra}' extra ({error.name} is not installed): "
-                f"pip install 'rummy_env[{extra}]'")
-    return f"rummy-env: error: {type(error).__name__}: {error}"
-
-
-class UsageError(Exception):
-    """A bad command line; the message is printed as one line and the exit status is 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, no usage dump, no traceback
-        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+        return (f"{prog}: error: this command needs the '{extra}' extra ({error.name} is not installed): "
+                f"pip install 'rummy_env[{extra}]', or from a checkout: pip install -e '.[{extra}]'")
+    plain = type(error) in (ValueError, RuntimeError) or type(error).__module__.startswith("rummy_env")
+    return f"{prog}: error: {error}" if plain else f"{prog}: error: {type(error).__name__}: {error}"
 
 
 def _lazy_main(module: str) -> Callable:
@@ -148,26 +146,13 @@ def _game(name: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _count(name: str, minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{name} must be at least {minimum}, got {value}")
-        return value
-    parse.__name__ = name
-    return parse
-
-
 def build_parser() -> argparse.ArgumentParser:
     games = ", ".join(GAMES)
-    parser = _Parser(prog="rummy-env", description="rummy_env tools: tournaments between agents, "
+    parser = OneLineParser(prog="rummy-env", description="rummy_env tools: tournaments between agents, "
                      "game replays, the demo, benchmarks, playing in the terminal and PPO training.",
                      epilog="Errors print one line; set RUMMY_ENV_TRACEBACK=1 to see the traceback "
                      "of a failure while running.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     cpus = os.cpu_count() or 1
 
@@ -175,15 +160,18 @@ def build_parser() -> argparse.ArgumentParser:
                        "report win shares, mean rewards (95%% CIs) and openskill ratings",
                        description="Every deal seed is replayed with the agents rotated through all "
                        "seats (duplicate deals), so card and seat luck cancel. Writes results.json, "
-                       "results.csv, win_shares.png and the replay log games.jsonl under --out.")
+                       "results.csv, win_shares.png and the replay log games.jsonl under --out. "
+                       "Seating: with k agents and n seats (k <= n) seat s gets agent s mod k, so "
+                       "'--agents ppo,heuristic' in a 4-seat game seats ppo, heuristic, ppo, heuristic; "
+                       "with k > n every n-agent subset plays; every seating is rotated through all seats.")
     t.add_argument("--game", required=True, type=_game, help=f"one of: {games}")
     t.add_argument("--agents", default="random,heuristic",
                    help="comma-separated agent specs: random, heuristic, ismcts[:N], ppo:PATH, or ppo for "
                    "the game's committed checkpoint (default random,heuristic)")
-    t.add_argument("--games", type=_count("--games", 1), default=1000,
+    t.add_argument("--games", type=count("--games", 1), default=1000,
                    help="number of games, rounded up to whole deal seeds x seatings (default 1000)")
-    t.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed (default 0)")
-    t.add_argument("--workers", type=_count("--workers", 1), default=cpus,
+    t.add_argument("--seed", type=count("--seed", 0), default=0, help="base seed (default 0)")
+    t.add_argument("--workers", type=count("--workers", 1), default=cpus,
                    help=f"worker processes (default: all {cpus} cores)")
     t.add_argument("--backend", choices=("process", "ray"), default="process",
                    help="where games run: a local process pool, or Ray tasks (needs the 'ray' extra; "
@@ -205,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "the logged action texts, prints the table before each action and checks that "
                        "the returns match the log (exit status 1 if they do not).")
     r.add_argument("file", help="a games.jsonl replay log written by `rummy-env tournament`")
-    r.add_argument("--game-index", type=_count("--game-index", 0), default=0,
+    r.add_argument("--game-index", type=count("--game-index", 0), default=0,
                    help="the game's index in the tournament (default 0)")
     r.add_argument("--quiet", action="store_true", help="only check, do not print the tables (default: print them)")
     r.set_defaults(func=cmd_replay)
@@ -213,10 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="baseline tournament (random vs heuristic) in every available game, "
                        "one table", description="Plays random against the rule-based agent in every "
                        "game whose environment and heuristic exist and prints one table.")
-    d.add_argument("--games", type=_count("--games", 1), default=None,
+    d.add_argument("--games", type=count("--games", 1), default=None,
                    help="games per game type (default: sized per game to finish in about a minute)")
-    d.add_argument("--workers", type=_count("--workers", 1), default=cpus, help=f"worker processes (default: all {cpus} cores)")
-    d.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed of every tournament (default 0)")
+    d.add_argument("--workers", type=count("--workers", 1), default=cpus, help=f"worker processes (default: all {cpus} cores)")
+    d.add_argument("--seed", type=count("--seed", 0), default=0, help="base seed of every tournament (default 0)")
     d.add_argument("--out", default=None, help="output directory (default: runs/demo)")
     d.set_defaults(func=cmd_demo)
 
@@ -228,12 +216,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game in the terminal against agents",
                        description="Play one seat in the terminal; the other seats are agents.")
     p.add_argument("game", type=_game, help=f"one of: {games}")
-    p.add_argument("--seat", type=_count("--seat", 0), default=0, help="your seat (default 0)")
+    p.add_argument("--seat", type=count("--seat", 0), default=0, help="your seat (default 0)")
     p.add_argument("--opponents", default="heuristic",
                    help="agent spec for the other seats (heuristic, random, ismcts[:N], ppo:PATH or ppo); one for all, or "
                    "one per opponent separated by commas (default heuristic)")
-    p.add_argument("--seed", type=_count("--seed", 0), default=None, help="seed of the deal and the bots (default: random)")
-    p.add_argument("--players", type=_count("--players", 2), default=None,
+    p.add_argument("--seed", type=count("--seed", 0), default=None, help="seed of the deal and the bots (default: random)")
+    p.add_argument("--players", type=count("--players", 2), default=None,
                    help="number of players, for games that allow several (default: the game's default)")
     add_option_argument(p)
     p.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours (default: colours)")
@@ -250,21 +238,21 @@ def build_parser() -> argparse.ArgumentParser:
                         "while the rule-based agent plays the others; needs the 'ray' extra. Writes the "
                         "per-iteration env steps/s, returns and losses to --out (JSON).")
     rl.add_argument("--game", required=True, type=_game, help=f"one of: {games}")
-    rl.add_argument("--iterations", type=_count("--iterations", 1), default=10,
+    rl.add_argument("--iterations", type=count("--iterations", 1), default=10,
                     help="PPO iterations, --batch-size env steps each (default 10)")
-    rl.add_argument("--env-runners", type=_count("--env-runners", 1), default=2,
+    rl.add_argument("--env-runners", type=count("--env-runners", 1), default=2,
                     help="remote env runners sampling in parallel, one CPU each (default 2)")
     rl.add_argument("--address", default=None, help="join the Ray cluster at this address, e.g. HEAD_IP:6379 "
                     "or auto (default: start a local Ray with env-runners + 1 CPUs)")
     rl.add_argument("--rule-based-share", type=float, default=0.5,
                     help="chance that the rule-based agent plays a seat in an episode; the learner "
                     "keeps at least one seat (default 0.5)")
-    rl.add_argument("--batch-size", type=_count("--batch-size", 1), default=4000,
+    rl.add_argument("--batch-size", type=count("--batch-size", 1), default=4000,
                     help="env steps per iteration (default 4000)")
-    rl.add_argument("--minibatch-size", type=_count("--minibatch-size", 1), default=500,
+    rl.add_argument("--minibatch-size", type=count("--minibatch-size", 1), default=500,
                     help="SGD minibatch size (default 500)")
-    rl.add_argument("--epochs", type=_count("--epochs", 1), default=4, help="SGD passes over each batch (default 4)")
-    rl.add_argument("--seed", type=_count("--seed", 0), default=0, help="seed of RLlib and of the deals (default 0)")
+    rl.add_argument("--epochs", type=count("--epochs", 1), default=4, help="SGD passes over each batch (default 4)")
+    rl.add_argument("--seed", type=count("--seed", 0), default=0, help="seed of RLlib and of the deals (default 0)")
     add_option_argument(rl)
     rl.add_argument("--out", default=None, help="result JSON (default: runs/rllib_<game>_s<seed>.json)")
     rl.set_defaults(func=cmd_train_rllib)
@@ -278,13 +266,37 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Runs rummy_env.experiments.improve; further arguments go to it (see "
                         "`rummy-env improve --help`).", add_help=False)
     ip.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    parser.commands = sub.choices  # every command's parser, by name (subcommand_parser)
     return parser
+
+
+def subcommand_parser(command: str) -> argparse.ArgumentParser:
+    """The parser of ``rummy-env <command>`` (a forwarded command's: its tool's ``build_parser()``)."""
+    if command in FORWARDED:
+        return importlib.import_module(FORWARDED[command][0]).build_parser()
+    return build_parser().commands[command]
+
+
+COMMAND_OF_MODULE = {"rummy_env.experiments.tournament": "tournament", "rummy_env.experiments.replay": "replay",
+                     "rummy_env.experiments.demo": "demo", "rummy_env.experiments.play": "play",
+                     "rummy_env.experiments.train_rllib": "train-rllib",
+                     **{module: command for command, (module, _) in FORWARDED.items() if command != "bench"}}
+"""The ``rummy-env`` command each tool module runs as under ``python -m`` (:func:`run_as_command`);
+the benchmark runs its own ``main`` (its file also runs in a peer library's venv without rummy_env)."""
+
+
+def run_as_command(command: str) -> int:
+    """``python -m <module>``: run ``rummy-env <command>`` with the process's arguments."""
+    return main([command, *sys.argv[1:]])
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``rummy-env``; returns the exit status."""
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    prog = f"rummy-env {argv[0]}" if argv and argv[0] in parser.commands else "rummy-env"
+    shown = warnings.showwarning
+    warnings.showwarning = one_line_warnings(prog)
     try:
         if argv and argv[0] in FORWARDED:  # everything after the command belongs to the tool
             module, what = FORWARDED[argv[0]]
@@ -295,13 +307,15 @@ def main(argv: list[str] | None = None) -> int:
         print(str(e), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("rummy-env: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except Exception as e:  # a failure while running: one line, not a traceback
         if os.environ.get("RUMMY_ENV_TRACEBACK"):
             raise
-        print(failure_message(e), file=sys.stderr)
+        print(failure_message(e, prog), file=sys.stderr)
         return 1
+    finally:
+        warnings.showwarning = shown
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ import dataclasses
 import functools
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass
 from typing import ClassVar
@@ -280,5 +281,6 @@ def main(argv: list[str] | None = None) -> None:
     imitate(parse_args(argv))
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # runs as `rummy-env imitate`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("imitate"))

@@ -55,6 +55,7 @@ import json
 import math
 import multiprocessing
 import os
+import sys
 import time
 import types
 from concurrent.futures import ProcessPoolExecutor
@@ -370,5 +371,6 @@ def main(argv: list[str] | None = None) -> None:
     improve(parse_args(argv))
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # runs as `rummy-env improve`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("improve"))

@@ -42,6 +42,7 @@ import os
 import re
 import sys
 import time
+import warnings
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
@@ -54,6 +55,7 @@ import numpy as np
 from rummy_env.agents.base import win_credit
 from rummy_env.agents.registry import agent_labels, check_agent_spec, make_agent
 from rummy_env.registry import game_key, make_raw_env
+from rummy_env.render import plural
 
 from . import io
 
@@ -194,15 +196,17 @@ _PROGRESS: list = []
 
 
 def _start_pool_worker(progress) -> None:
-    """Initializer of a pool worker: keep the ``progress`` queue of the driver."""
+    """Initializer of a pool worker: keep the driver's ``progress`` queue and send this worker's
+    warnings there too (the driver shows each once, not once per worker)."""
     _PROGRESS.append(progress)
+    warnings.showwarning = lambda message, *args, **kwargs: progress.put(("warning", str(message)))
 
 
 def _report(first_index: int, done: int) -> None:
     """Tell the driver (from a pool worker) that the chunk starting at game ``first_index`` has
     finished ``done`` games."""
     if _PROGRESS:
-        _PROGRESS[0].put((first_index, done, os.getpid()))
+        _PROGRESS[0].put(("progress", (first_index, done, os.getpid())))
 
 
 def _worker_state(game: str, options: dict, specs: tuple[str, ...]) -> dict:
@@ -313,9 +317,13 @@ def _play_on_pool(workers: int, args: tuple, chunks: list[list], stall_timeout: 
             now = time.monotonic()
             ours.update((p.pid, p) for p in multiprocessing.active_children() if p.pid not in others)
             while not progress.empty():
-                first, done, pid = progress.get()
-                playing[first] = (done, pid, now)
-                last_progress = now
+                kind, event = progress.get()
+                if kind == "warning":
+                    warnings.warn(event, stacklevel=1)  # the same text from several workers is shown once
+                else:
+                    first, done, pid = event
+                    playing[first] = (done, pid, now)
+                    last_progress = now
             for fut in finished:
                 if isinstance(fut.exception(), BrokenProcessPool):
                     lost = "; ".join(f"worker process {pid}{_exit_text(ours.get(pid))} in "
@@ -577,12 +585,12 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
         if not kept:
             return "no game had finished"
         if log_path is None:
-            return f"{len(kept)} game(s) had finished (not logged: --no-log)"
+            return f"{plural(len(kept), 'game')} had finished (not logged: --no-log)"
         if waiting:
             if next_index == 0:
                 io.write_text(log_path, "")
             io.append_jsonl(log_path, [r for first in sorted(waiting) for r in waiting[first]])
-        return f"the {len(kept)} finished game(s) are in {log_path}"
+        return f"the finished games ({len(kept)}) are in {log_path}"
 
     start = time.perf_counter()
     args = (game, options, specs, labels, config.seed)
@@ -632,17 +640,21 @@ def write_results(results: dict, out: Path) -> None:
         })
     io.write_csv(out / "results.csv", rows, CSV_FIELDS)
     options = f" {json.dumps(results['options'])}" if results["options"] else ""
-    title = (f"{results['env']}{options}\n{results['games']} games "
-             f"({results['deals']} deal seeds x {len(results['seatings'])} seatings)")
+    title = f"{results['env']}{options}\n{games_played(results, ' (')})"
     plot_win_shares(results["summary"], title, out / "win_shares.png")
+
+
+def games_played(results: dict, joint: str = " = ") -> str:
+    """``8 games = 2 deal seeds x 4 seatings`` (singular where one), ``joint`` between the parts."""
+    return (f"{plural(results['games'], 'game')}{joint}{plural(results['deals'], 'deal seed')} x "
+            f"{plural(len(results['seatings']), 'seating')}")
 
 
 def describe(results: dict) -> str:
     """Readable report: the table plus run facts."""
     lines = [
-        f"{results['env']} options={json.dumps(results['options'])}: {results['games']} games = "
-        f"{results['deals']} deal seeds x {len(results['seatings'])} seatings, "
-        f"{results['workers']} worker(s) ({results['backend']}), {results['wall_s']:.1f} s "
+        f"{results['env']} options={json.dumps(results['options'])}: {games_played(results)}, "
+        f"{plural(results['workers'], 'worker')} ({results['backend']}), {results['wall_s']:.1f} s "
         f"({results['games_per_s']:.1f} games/s, {results['steps_per_s']:.0f} steps/s)",
         format_table(results["summary"]),
         *([f"Ray start-up {results['ray_startup_s']:.1f} s (not in the games/s)"]
@@ -652,7 +664,12 @@ def describe(results: dict) -> str:
         f"rating: {RATING_METHOD}",
     ]
     if results["truncated_games"]:
-        lines.append(f"{results['truncated_games']} game(s) ended by a cap (truncated)")
+        lines.append(f"{plural(results['truncated_games'], 'game')} ended by a cap (truncated)")
     if "files" in results:
         lines.append("wrote " + ", ".join(results["files"].values()))
     return "\n".join(lines)
+
+
+if __name__ == "__main__":  # runs as `rummy-env tournament`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("tournament"))

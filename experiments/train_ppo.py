@@ -403,8 +403,9 @@ def main(argv: list[str] | None = None) -> None:
     for row in trainer.eval_rows[-len(trainer.eval_specs):]:
         print(f"update {row['update']} step {row['global_step']}: greedy win share vs {row['opponent']} "
               f"{row['win_share']:.3f} over {row['episodes']} games")
-    print(f"wrote {trainer.run_dir}/(checkpoint.pt, policy.pt, train.csv, eval.csv, learning_curve.png)")
+    print(f"wrote {trainer.run_dir}/(checkpoint.pt, policy.pt, train.csv, eval.csv, learning_curve.png, summary.json)")
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # runs as `rummy-env train`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("train"))

@@ -64,7 +64,7 @@ def test_a_stalled_worker_fails_in_the_stall_timeout_naming_its_chunk_and_keeps_
     assert "chunk 2 of 4 (games 2-3, deals 1-1) at game 2 (deal 1, env seed " in message, message
     logged = _logged_indices(tmp_path / "games.jsonl")
     assert {0, 1} <= logged and not {2, 3} & logged
-    assert f"the {len(logged)} finished game(s) are in {tmp_path / 'games.jsonl'}" in message, message
+    assert f"the finished games ({len(logged)}) are in {tmp_path / 'games.jsonl'}" in message, message
 
 
 def test_a_dead_worker_is_named_with_its_exit_code_and_finished_games_are_kept(monkeypatch, tmp_path):
@@ -80,21 +80,27 @@ def test_a_negative_stall_timeout_is_refused():
         tournament.check_config(TournamentConfig(game=GAME, agents=("random",), stall_timeout=-1))
 
 
-def test_two_workers_play_a_value_ppo_search_agent_after_the_parent_ran_torch(tmp_path):
+def test_two_workers_play_a_value_ppo_search_agent_after_the_parent_ran_torch(tmp_path, capfd):
     """The hang of issue 46: the parent has built the cut-off value's PolicyNet with live torch
-    threads; spawned workers build it again and finish (a stall would fail within 120 s)."""
+    threads; spawned workers build it again and finish (a stall would fail within 120 s). The
+    value's options warning, raised in both workers, is shown once, on one line."""
     torch = pytest.importorskip("torch")
     from rummy_env.agents.registry import make_agent
+    from rummy_env.experiments.cli import main
 
     spec = "ismcts:2:rollout=heuristic:depth=2:value=ppo"
     torch.set_num_threads(2)
-    options = {**SHORT, "reward_mode": "win_loss"}  # the committed policy's reward
-    make_agent(spec, GAME, options)
+    make_agent(spec, GAME, SHORT)
     torch.nn.init.orthogonal_(torch.empty(256, 256))
-    config = TournamentConfig(game=GAME, agents=(spec, "heuristic"), games=4, options=options, workers=2,
-                              stall_timeout=120.0)
-    results = run_tournament(config, progress=False)
-    assert results["games"] == 4 and results["workers"] == 2
+    rc = main(["tournament", "--game", GAME, "--agents", f"{spec},heuristic", "--games", "4", "--workers", "2",
+               "--option", "max_rounds=1", "--option", "reward_mode=win_loss", "--option", "max_turns=200",
+               "--stall-timeout", "120", "--quiet", "--out", str(tmp_path)])
+    out, err = capfd.readouterr()
+    assert rc == 0, err
+    assert "4 games = 2 deal seeds x 2 seatings, 2 workers (process)" in out
+    [line] = err.splitlines()
+    assert line.startswith("rummy-env tournament: warning: checkpoint ") and line.endswith(
+        "policy_fp16.pt' plays rummy with other options than it was trained with: max_turns=200 (trained with 300)"), err
 
 
 def test_rollout_workers_start_after_the_parent_ran_torch_and_name_a_stalled_or_dead_shard(tmp_path):
