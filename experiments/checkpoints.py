@@ -230,12 +230,17 @@ def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], tit
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.checkpoints``."""
     import argparse
     parser = argparse.ArgumentParser(description="Export a run's policy as a float16 policy file.")
     parser.add_argument("source", help="the policy.pt of a run")
     parser.add_argument("target", help="the float16 file to write, e.g. RUN_DIR/policy_fp16.pt")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     export_fp16(args.source, args.target)
     return 0
 
