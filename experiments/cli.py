@@ -17,7 +17,8 @@ from typing import Callable
 
 from rummy_env.registry import GAMES, game_key
 from .options import add_option_argument, parse_env_options
-from .usage import OneLineParser, UsageError, count, one_line_warnings
+from .usage import OneLineParser, UsageError, one_line_warnings
+from .usage import count as _count
 
 
 # Third-party modules of the optional extras (pyproject.toml), by top-level import name.
@@ -149,9 +150,9 @@ def _game(name: str) -> str:
 def build_parser() -> argparse.ArgumentParser:
     games = ", ".join(GAMES)
     parser = OneLineParser(prog="rummy-env", description="rummy_env tools: tournaments between agents, "
-                     "game replays, the demo, benchmarks, playing in the terminal and PPO training.",
-                     epilog="Errors print one line; set RUMMY_ENV_TRACEBACK=1 to see the traceback "
-                     "of a failure while running.")
+                           "game replays, the demo, benchmarks, playing in the terminal and PPO training.",
+                           epilog="Errors print one line; set RUMMY_ENV_TRACEBACK=1 to see the traceback "
+                           "of a failure while running.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     cpus = os.cpu_count() or 1
@@ -162,16 +163,16 @@ def build_parser() -> argparse.ArgumentParser:
                        "seats (duplicate deals), so card and seat luck cancel. Writes results.json, "
                        "results.csv, win_shares.png and the replay log games.jsonl under --out. "
                        "Seating: with k agents and n seats (k <= n) seat s gets agent s mod k, so "
-                       "'--agents ppo,heuristic' in a 4-seat game seats ppo, heuristic, ppo, heuristic; "
+                       "ppo,heuristic in a 4-seat game seats ppo, heuristic, ppo, heuristic; "
                        "with k > n every n-agent subset plays; every seating is rotated through all seats.")
     t.add_argument("--game", required=True, type=_game, help=f"one of: {games}")
     t.add_argument("--agents", default="random,heuristic",
                    help="comma-separated agent specs: random, heuristic, ismcts[:N], ppo:PATH, or ppo for "
                    "the game's committed checkpoint (default random,heuristic)")
-    t.add_argument("--games", type=count("--games", 1), default=1000,
+    t.add_argument("--games", type=_count("--games", 1), default=1000,
                    help="number of games, rounded up to whole deal seeds x seatings (default 1000)")
-    t.add_argument("--seed", type=count("--seed", 0), default=0, help="base seed (default 0)")
-    t.add_argument("--workers", type=count("--workers", 1), default=cpus,
+    t.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed (default 0)")
+    t.add_argument("--workers", type=_count("--workers", 1), default=cpus,
                    help=f"worker processes (default: all {cpus} cores)")
     t.add_argument("--backend", choices=("process", "ray"), default="process",
                    help="where games run: a local process pool, or Ray tasks (needs the 'ray' extra; "
@@ -193,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "the logged action texts, prints the table before each action and checks that "
                        "the returns match the log (exit status 1 if they do not).")
     r.add_argument("file", help="a games.jsonl replay log written by `rummy-env tournament`")
-    r.add_argument("--game-index", type=count("--game-index", 0), default=0,
+    r.add_argument("--game-index", type=_count("--game-index", 0), default=0,
                    help="the game's index in the tournament (default 0)")
     r.add_argument("--quiet", action="store_true", help="only check, do not print the tables (default: print them)")
     r.set_defaults(func=cmd_replay)
@@ -201,10 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="baseline tournament (random vs heuristic) in every available game, "
                        "one table", description="Plays random against the rule-based agent in every "
                        "game whose environment and heuristic exist and prints one table.")
-    d.add_argument("--games", type=count("--games", 1), default=None,
+    d.add_argument("--games", type=_count("--games", 1), default=None,
                    help="games per game type (default: sized per game to finish in about a minute)")
-    d.add_argument("--workers", type=count("--workers", 1), default=cpus, help=f"worker processes (default: all {cpus} cores)")
-    d.add_argument("--seed", type=count("--seed", 0), default=0, help="base seed of every tournament (default 0)")
+    d.add_argument("--workers", type=_count("--workers", 1), default=cpus, help=f"worker processes (default: all {cpus} cores)")
+    d.add_argument("--seed", type=_count("--seed", 0), default=0, help="base seed of every tournament (default 0)")
     d.add_argument("--out", default=None, help="output directory (default: runs/demo)")
     d.set_defaults(func=cmd_demo)
 
@@ -216,12 +217,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game in the terminal against agents",
                        description="Play one seat in the terminal; the other seats are agents.")
     p.add_argument("game", type=_game, help=f"one of: {games}")
-    p.add_argument("--seat", type=count("--seat", 0), default=0, help="your seat (default 0)")
+    p.add_argument("--seat", type=_count("--seat", 0), default=0, help="your seat (default 0)")
     p.add_argument("--opponents", default="heuristic",
                    help="agent spec for the other seats (heuristic, random, ismcts[:N], ppo:PATH or ppo); one for all, or "
                    "one per opponent separated by commas (default heuristic)")
-    p.add_argument("--seed", type=count("--seed", 0), default=None, help="seed of the deal and the bots (default: random)")
-    p.add_argument("--players", type=count("--players", 2), default=None,
+    p.add_argument("--seed", type=_count("--seed", 0), default=None, help="seed of the deal and the bots (default: random)")
+    p.add_argument("--players", type=_count("--players", 2), default=None,
                    help="number of players, for games that allow several (default: the game's default)")
     add_option_argument(p)
     p.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours (default: colours)")
@@ -238,21 +239,21 @@ def build_parser() -> argparse.ArgumentParser:
                         "while the rule-based agent plays the others; needs the 'ray' extra. Writes the "
                         "per-iteration env steps/s, returns and losses to --out (JSON).")
     rl.add_argument("--game", required=True, type=_game, help=f"one of: {games}")
-    rl.add_argument("--iterations", type=count("--iterations", 1), default=10,
+    rl.add_argument("--iterations", type=_count("--iterations", 1), default=10,
                     help="PPO iterations, --batch-size env steps each (default 10)")
-    rl.add_argument("--env-runners", type=count("--env-runners", 1), default=2,
+    rl.add_argument("--env-runners", type=_count("--env-runners", 1), default=2,
                     help="remote env runners sampling in parallel, one CPU each (default 2)")
     rl.add_argument("--address", default=None, help="join the Ray cluster at this address, e.g. HEAD_IP:6379 "
                     "or auto (default: start a local Ray with env-runners + 1 CPUs)")
     rl.add_argument("--rule-based-share", type=float, default=0.5,
                     help="chance that the rule-based agent plays a seat in an episode; the learner "
                     "keeps at least one seat (default 0.5)")
-    rl.add_argument("--batch-size", type=count("--batch-size", 1), default=4000,
+    rl.add_argument("--batch-size", type=_count("--batch-size", 1), default=4000,
                     help="env steps per iteration (default 4000)")
-    rl.add_argument("--minibatch-size", type=count("--minibatch-size", 1), default=500,
+    rl.add_argument("--minibatch-size", type=_count("--minibatch-size", 1), default=500,
                     help="SGD minibatch size (default 500)")
-    rl.add_argument("--epochs", type=count("--epochs", 1), default=4, help="SGD passes over each batch (default 4)")
-    rl.add_argument("--seed", type=count("--seed", 0), default=0, help="seed of RLlib and of the deals (default 0)")
+    rl.add_argument("--epochs", type=_count("--epochs", 1), default=4, help="SGD passes over each batch (default 4)")
+    rl.add_argument("--seed", type=_count("--seed", 0), default=0, help="seed of RLlib and of the deals (default 0)")
     add_option_argument(rl)
     rl.add_argument("--out", default=None, help="result JSON (default: runs/rllib_<game>_s<seed>.json)")
     rl.set_defaults(func=cmd_train_rllib)

@@ -342,7 +342,7 @@ def _play_on_pool(workers: int, args: tuple, chunks: list[list], stall_timeout: 
                                       f"process {pid}: {_where(args, chunks, first, done)}")
             if stall_timeout and now - last_progress > stall_timeout:
                 raise TournamentError(f"no worker reported progress for {stall_timeout:g} s (--stall-timeout); "
-                                      f"{len(pending)} chunk(s) unfinished")
+                                      f"{plural(len(pending), 'chunk')} unfinished")
     except BaseException:
         for process in multiprocessing.active_children():
             if process.pid not in others:

@@ -240,12 +240,12 @@ def test_a_command_needing_a_missing_extra_names_the_extra(tmp_path, capsys, mon
 
 
 # -- issue 40 item 6: what a newcomer tripped on -------------------------------------------------
-def test_python_m_on_a_command_module_runs_that_command():
+def test_python_m_on_a_command_module_runs_that_command(tmp_path):
     """``python -m rummy_env.experiments.tournament`` plays as ``rummy-env tournament`` does, and its
     errors read the same."""
     proc = subprocess.run([sys.executable, "-m", "rummy_env.experiments.tournament", "--game", "rummy",
                            "--agents", "random,random", "--games", "2", "--workers", "1", "--no-log", "--quiet",
-                           "--option", "max_rounds=1", "--out", os.devnull + "_unused"], cwd=ROOT,
+                           "--option", "max_rounds=1", "--out", str(tmp_path / "t")], cwd=ROOT,
                           capture_output=True, text=True)
     assert proc.returncode == 0 and "2 games = 1 deal seed x 2 seatings, 1 worker (process)" in proc.stdout, proc.stderr
     proc = subprocess.run([sys.executable, "-m", "rummy_env.experiments.replay", "no-such.jsonl"], cwd=ROOT,
@@ -253,9 +253,9 @@ def test_python_m_on_a_command_module_runs_that_command():
     assert proc.returncode == 2 and proc.stderr.strip() == "rummy-env replay: error: no such file 'no-such.jsonl'"
 
 
-def test_a_bad_option_of_a_forwarded_tool_is_one_line(capsys):
+def test_a_bad_option_of_a_forwarded_tool_is_one_line(tmp_path, capsys):
     pytest.importorskip("torch")
-    rc, _, err = run(["train", "--opt", "max_rounds=abc", "--run-dir", os.devnull + "_unused"], capsys)
+    rc, _, err = run(["train", "--opt", "max_rounds=abc", "--run-dir", str(tmp_path / "run")], capsys)
     assert rc == 1 and err.strip() == "rummy-env train: error: max_rounds must be an int >= 1, got 'abc'", err
 
 
