@@ -6,7 +6,7 @@ import argparse
 import sys
 
 
-class UsageError(Exception):
+class UsageError(ValueError):
     """A bad command line; the message is printed as one line and the exit status is 2."""
 
 
