@@ -11,8 +11,8 @@ Each field of an arguments dataclass is followed by its docstring, which becomes
 
 Bools become ``--x/--no-x``; a field named ``opt`` is the repeatable ``--option KEY=VALUE``
 (:mod:`rummy_env.experiments.options`); a field named ``game`` must name a game. An int field is a
-count: at least 1, or at least 0 where its default is 0 (off) and for ``seed``. A bad value is a
-one-line :class:`~rummy_env.experiments.usage.UsageError`.
+count: at least 0, and at least 1 when the class names it in ``POSITIVE`` (0 there is no run at
+all). A bad value is a one-line :class:`~rummy_env.experiments.usage.UsageError`.
 
 :class:`RunArgs` holds the flags every training tool (``train_ppo``, ``imitate``) takes; a tool's
 ``Args`` inherits them and redeclares a field (default and docstring) where its meaning is the tool's.
@@ -54,6 +54,7 @@ class RunArgs:
     """The flags of every training tool; ``RUN_KIND`` names the tool's runs (``runs/<game>_<kind>_s<seed>``)."""
 
     RUN_KIND: ClassVar[str] = "run"
+    POSITIVE: ClassVar[tuple[str, ...]] = ("conv_channels", "factor_dim", "torch_threads")
     game: str = "rummy"
     """game name (rummy, tongits, i_doubt_it, contract_rummy, ginny_o)"""
     opt: list[str] = field(default_factory=list)
@@ -81,6 +82,8 @@ class RunArgs:
 @dataclass
 class FitArgs(RunArgs):
     """The flags of the tools that collect decisions and fit the network to them (``imitate``, ``improve``)."""
+
+    POSITIVE: ClassVar[tuple[str, ...]] = RunArgs.POSITIVE + ("epochs", "batch_size")
 
     reward_scale: float = 1.0
     """rewards are multiplied by this for the network's targets"""
@@ -119,7 +122,7 @@ def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.Argumen
         else:
             kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
             if kind is int:
-                kind = count(name, 0 if f.name == "seed" or f.default == 0 else 1)
+                kind = count(name, 1 if f.name in cls.POSITIVE else 0)
             parser.add_argument(name, type=kind, default=f.default, help=help_text)
     return parser
 

@@ -58,6 +58,7 @@ from rummy_env.experiments.options import parse_env_options
 @dataclass
 class Args(FitArgs):
     RUN_KIND: ClassVar[str] = "bc"
+    POSITIVE: ClassVar[tuple[str, ...]] = FitArgs.POSITIVE + ("decisions", "num_envs")
     seed: int = 1
     """seed of the deals, the agents, the held-out split and torch"""
     run_dir: str = ""

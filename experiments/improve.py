@@ -81,6 +81,7 @@ DEAL_SEED_BASE = 1 << 40
 @dataclass
 class Args(FitArgs):
     RUN_KIND: ClassVar[str] = "improve"
+    POSITIVE: ClassVar[tuple[str, ...]] = FitArgs.POSITIVE + ("decisions", "workers")
     decisions: int = 200_000
     """labelled decisions to collect"""
     candidates: int = 3

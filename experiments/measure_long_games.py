@@ -128,7 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if (args.value or args.specs) and not args.only:
         parser.error("--value and --specs need --only GAME")
     plan = {args.only: args.specs.split(",") if args.specs else SPECS[args.only]} if args.only else SPECS

@@ -77,6 +77,8 @@ from rummy_env.registry import game_key
 @dataclass
 class Args(RunArgs):
     RUN_KIND: ClassVar[str] = "ppo"
+    POSITIVE: ClassVar[tuple[str, ...]] = RunArgs.POSITIVE + (
+        "total_timesteps", "num_envs", "num_steps", "rollout_workers", "num_minibatches", "update_epochs")
     seed: int = 1
     """seed of torch, the games, episode set-up and minibatch order"""
     run_dir: str = ""

@@ -263,6 +263,8 @@ def test_a_bad_option_of_a_forwarded_tool_is_one_line(tmp_path, capsys):
     (["train", "--total-timesteps", "-5"], "--total-timesteps must be at least 1, got -5"),
     (["train", "--num-envs", "0"], "--num-envs must be at least 1, got 0"),
     (["train", "--seed", "-1"], "--seed must be at least 0, got -1"),
+    (["train", "--eval-every", "-1"], "--eval-every must be at least 0, got -1"),
+    (["imitate", "--decisions", "0"], "--decisions must be at least 1, got 0"),
     (["imitate", "--dagger-rounds", "-1"], "--dagger-rounds must be at least 0, got -1"),
     (["improve", "--workers", "0"], "--workers must be at least 1, got 0"),
 ])
