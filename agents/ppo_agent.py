@@ -570,8 +570,10 @@ def load_checkpoint(path: str, game: str | None = None) -> dict:
     checkpoint or was trained on another game than ``game``."""
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # torch.load raises many kinds on a file that is not a checkpoint
-        raise ValueError(f"cannot load PPO checkpoint {path!r}: {e}") from None
+    except FileNotFoundError:
+        raise ValueError(f"no checkpoint file {path!r}") from None
+    except Exception as e:  # torch.load raises many kinds, with pages of advice, on a file that is not a checkpoint
+        raise ValueError(f"{path!r} is not a rummy_env checkpoint (torch.load: {type(e).__name__})") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path!r} is not a rummy_env PPO checkpoint")
     trained_on = data.get("game")

@@ -109,7 +109,8 @@ def departure_ranks(game: str, options: dict, net, decisions: int, seed: int, nu
     return {k: counts[k] for k in sorted(counts)}
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.agreement``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True, help="game name")
     add_option_argument(parser, dest="opt")
@@ -120,7 +121,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ranks", action="store_true",
                         help="also: where each run's move stands in the rule-based agent's ranking, by kind")
     parser.add_argument("--out", default="", help="also write the result, with git commit and command line, here")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     torch.set_num_threads(1)
     result = agreement(game_key(args.game), parse_env_options(args.opt), args.runs.split(","), args.decisions,
                        args.seed, args.num_envs)

@@ -30,8 +30,8 @@ import warnings
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, check_options, layout_record, policy_for_game,
-                                        policy_from_checkpoint)
+from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, check_options, layout_record, load_checkpoint,
+                                        policy_for_game, policy_from_checkpoint)
 from rummy_env.experiments import io
 from rummy_env.registry import make_raw_env
 
@@ -55,8 +55,8 @@ def export_fp16(source: str, target: str) -> None:
     floating-point weights in float16."""
     try:
         data = torch.load(source, map_location="cpu", weights_only=True)
-    except Exception as e:  # torch.load raises many kinds on a file that is not a policy export
-        raise ValueError(f"{source} is not a rummy_env policy file: {e}") from None
+    except Exception as e:  # torch.load raises many kinds, with pages of advice, on a file that is not a policy export
+        raise ValueError(f"{source} is not a rummy_env policy file (torch.load: {type(e).__name__})") from None
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{source} is not a rummy_env policy file (no format {CHECKPOINT_FORMAT!r})")
     half = {name: w.half() if w.is_floating_point() else w for name, w in data["model"].items()}
@@ -109,7 +109,7 @@ def start_network(game: str, options: dict, obs_size: int, num_actions: int, hid
     net = policy_for_game(game, obs_size, num_actions, hidden, conv_channels, head, factor_dim, prior, prior_weight,
                           prior_candidates)
     if init_from:
-        data = torch.load(init_from, map_location="cpu", weights_only=True)
+        data = load_checkpoint(init_from, game)
         if data.get("model_config", {}).get("obs_size") != obs_size:
             data = widen_input(init_from, data, make_raw_env(game, **options).observation_layout())
         start = policy_from_checkpoint(data)
@@ -157,7 +157,7 @@ def widen_input(path: str, data: dict, layout) -> dict:
 
 
 FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads", "benchmark",
-             "eval_only", "out")
+             "eval_only", "out", "stall_timeout")
 """``train_ppo`` arguments a resumed run may change."""
 
 
@@ -230,12 +230,17 @@ def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], tit
     plt.close(fig)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.checkpoints``."""
     import argparse
     parser = argparse.ArgumentParser(description="Export a run's policy as a float16 policy file.")
     parser.add_argument("source", help="the policy.pt of a run")
     parser.add_argument("target", help="the float16 file to write, e.g. RUN_DIR/policy_fp16.pt")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     export_fp16(args.source, args.target)
     return 0
 

@@ -1,7 +1,9 @@
 """``rummy-env``: one command line for tournaments, replays, the demo, benchmarks, play and training.
 
 Bad arguments (unknown game, unknown agent, bad option value, ...) print one line and exit with
-status 2; a failure while running prints one line and exits with status 1.
+status 2; a failure while running prints one line and exits with status 1; both read
+``rummy-env <command>: error: <message>``, and a warning ``rummy-env <command>: warning: <message>``.
+``python -m`` on a command's module (:data:`COMMAND_OF_MODULE`) runs that command.
 """
 from __future__ import annotations
 
@@ -10,10 +12,13 @@ import importlib
 import inspect
 import os
 import sys
-from typing import Any, Callable
+import warnings
+from typing import Callable
 
 from rummy_env.registry import GAMES, game_key
 from .options import add_option_argument, parse_env_options
+from .usage import OneLineParser, UsageError, one_line_warnings
+from .usage import count as _count
 
 
 # Third-party modules of the optional extras (pyproject.toml), by top-level import name.
@@ -22,24 +27,18 @@ EXTRA_OF_MODULE = {"torch": "train", "openskill": "train", "tqdm": "train", "mat
                    "starlette": "web", "uvicorn": "web", "playwright": "web"}
 
 
-def failure_message(error: Exception) -> str:
-    """The one line for a failure while running; a module of an optional extra that is not
-    installed names the extra to install."""
+def failure_message(error: Exception, prog: str = "rummy-env") -> str:
+    """The one line for a failure while running ``prog`` (``rummy-env <command>``); a module of an
+    optional extra that is not installed names the extra to install. A plain ``ValueError`` or
+    ``RuntimeError``, or an error class of rummy_env (a tournament's, a rollout worker's), is its
+    message alone; another exception is prefixed with its type."""
     extra = (EXTRA_OF_MODULE.get((error.name or "").partition(".")[0])
              if isinstance(error, ModuleNotFoundError) else None)
     if extra is not None:
-        return (f"rummy-env: error: this command needs the '{extra}' extra ({error.name} is not installed): "
-                f"pip install 'rummy_env[{extra}]'")
-    return f"rummy-env: error: {type(error).__name__}: {error}"
-
-
-class UsageError(Exception):
-    """A bad command line; the message is printed as one line and the exit status is 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, no usage dump, no traceback
-        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+        return (f"{prog}: error: this command needs the '{extra}' extra ({error.name} is not installed): "
+                f"pip install 'rummy_env[{extra}]', or from a checkout: pip install -e '.[{extra}]'")
+    plain = type(error) in (ValueError, RuntimeError) or type(error).__module__.startswith("rummy_env")
+    return f"{prog}: error: {error}" if plain else f"{prog}: error: {type(error).__name__}: {error}"
 
 
 def _lazy_main(module: str) -> Callable:
@@ -72,7 +71,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         config = TournamentConfig(game=args.game, agents=agents, games=args.games, seed=args.seed,
                                   options=parse_env_options(args.option), workers=args.workers,
-                                  backend=args.backend, address=args.address)
+                                  backend=args.backend, address=args.address,
+                                  stall_timeout=args.stall_timeout)
         check_config(config)
     except ValueError as e:
         raise UsageError(f"rummy-env tournament: error: {e}") from None
@@ -169,26 +169,13 @@ def _game(name: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _count(name: str, minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{name} must be at least {minimum}, got {value}")
-        return value
-    parse.__name__ = name
-    return parse
-
-
 def build_parser() -> argparse.ArgumentParser:
     games = ", ".join(GAMES)
-    parser = _Parser(prog="rummy-env", description="rummy_env tools: tournaments between agents, "
-                     "game replays, the demo, benchmarks, playing in the terminal and PPO training.",
-                     epilog="Errors print one line; set RUMMY_ENV_TRACEBACK=1 to see the traceback "
-                     "of a failure while running.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser = OneLineParser(prog="rummy-env", description="rummy_env tools: tournaments between agents, "
+                           "game replays, the demo, benchmarks, playing in the terminal and PPO training.",
+                           epilog="Errors print one line; set RUMMY_ENV_TRACEBACK=1 to see the traceback "
+                           "of a failure while running.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     cpus = os.cpu_count() or 1
 
@@ -196,7 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "report win shares, mean rewards (95%% CIs) and openskill ratings",
                        description="Every deal seed is replayed with the agents rotated through all "
                        "seats (duplicate deals), so card and seat luck cancel. Writes results.json, "
-                       "results.csv, win_shares.png and the replay log games.jsonl under --out.")
+                       "results.csv, win_shares.png and the replay log games.jsonl under --out. "
+                       "Seating: with k agents and n seats (k <= n) seat s gets agent s mod k, so "
+                       "ppo,heuristic in a 4-seat game seats ppo, heuristic, ppo, heuristic; "
+                       "with k > n every n-agent subset plays; every seating is rotated through all seats.")
     t.add_argument("--game", required=True, type=_game, help=f"one of: {games}")
     t.add_argument("--agents", default="random,heuristic",
                    help=f"comma-separated agent specs ({AGENTS_HELP}) (default random,heuristic)")
@@ -211,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--address", default=None,
                    help="with --backend ray: join the Ray cluster at this address, e.g. HEAD_IP:6379 "
                    "or auto, and use all its CPUs (default: start a local Ray)")
+    t.add_argument("--stall-timeout", type=float, default=600.0, metavar="SECONDS",
+                   help="with 2+ process workers: fail, naming the chunk and game, when a worker finishes no "
+                   "game for this long; finished games stay in the log (0: wait forever; default 600)")
     t.add_argument("--out", default=None, help="output directory (default: runs/tournament_<game>_<agents>_seed<S>)")
     add_option_argument(t)
     t.add_argument("--no-log", action="store_true", help="do not write the per-game replay log (default: write it)")
@@ -307,13 +300,37 @@ def build_parser() -> argparse.ArgumentParser:
                         "allowed values and the rule ids of docs/rules/<game>.md they set.")
     op.add_argument("game", type=_game, help=f"one of: {games}")
     op.set_defaults(func=cmd_options)
+    parser.commands = sub.choices  # every command's parser, by name (subcommand_parser)
     return parser
+
+
+def subcommand_parser(command: str) -> argparse.ArgumentParser:
+    """The parser of ``rummy-env <command>`` (a forwarded command's: its tool's ``build_parser()``)."""
+    if command in FORWARDED:
+        return importlib.import_module(FORWARDED[command][0]).build_parser()
+    return build_parser().commands[command]
+
+
+COMMAND_OF_MODULE = {"rummy_env.experiments.tournament": "tournament", "rummy_env.experiments.replay": "replay",
+                     "rummy_env.experiments.demo": "demo", "rummy_env.experiments.play": "play",
+                     "rummy_env.experiments.train_rllib": "train-rllib",
+                     **{module: command for command, (module, _) in FORWARDED.items() if command != "bench"}}
+"""The ``rummy-env`` command each tool module runs as under ``python -m`` (:func:`run_as_command`);
+the benchmark runs its own ``main`` (its file also runs in a peer library's venv without rummy_env)."""
+
+
+def run_as_command(command: str) -> int:
+    """``python -m <module>``: run ``rummy-env <command>`` with the process's arguments."""
+    return main([command, *sys.argv[1:]])
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``rummy-env``; returns the exit status."""
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    prog = f"rummy-env {argv[0]}" if argv and argv[0] in parser.commands else "rummy-env"
+    shown = warnings.showwarning
+    warnings.showwarning = one_line_warnings(prog)
     try:
         if argv and argv[0] in FORWARDED:  # everything after the command belongs to the tool
             module, what = FORWARDED[argv[0]]
@@ -324,13 +341,15 @@ def main(argv: list[str] | None = None) -> int:
         print(str(e), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("rummy-env: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except Exception as e:  # a failure while running: one line, not a traceback
         if os.environ.get("RUMMY_ENV_TRACEBACK"):
             raise
-        print(failure_message(e), file=sys.stderr)
+        print(failure_message(e, prog), file=sys.stderr)
         return 1
+    finally:
+        warnings.showwarning = shown
 
 
 if __name__ == "__main__":

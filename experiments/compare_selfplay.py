@@ -105,7 +105,8 @@ def summarize(runs: list[dict]) -> dict:
     return summary
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.compare_selfplay``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old-tree", required=True, help="checkout of the old code (a git worktree)")
     parser.add_argument("--new-tree", default=".", help="checkout of the new code")
@@ -115,7 +116,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--num-envs", type=int, default=64)
     parser.add_argument("--hidden", default="256,256")
     parser.add_argument("--out", required=True, help="JSON file for every run and the summary")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     from rummy_env.experiments import io  # here, not at the top: the worker imports no rummy_env first
     trees = {"old": args.old_tree, "new": args.new_tree}
     runs = []

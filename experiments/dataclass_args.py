@@ -10,7 +10,9 @@ Each field of an arguments dataclass is followed by its docstring, which becomes
     args = parse_dataclass(Args, sys.argv[1:], __doc__)
 
 Bools become ``--x/--no-x``; a field named ``opt`` is the repeatable ``--option KEY=VALUE``
-(:mod:`rummy_env.experiments.options`); a field named ``game`` must name a game.
+(:mod:`rummy_env.experiments.options`); a field named ``game`` must name a game. An int field is a
+count: at least 0, and at least 1 when the class names it in ``POSITIVE`` (0 there is no run at
+all). A bad value is a one-line :class:`~rummy_env.experiments.usage.UsageError`.
 
 :class:`RunArgs` holds the flags every training tool (``train_ppo``, ``imitate``) takes; a tool's
 ``Args`` inherits them and redeclares a field (default and docstring) where its meaning is the tool's.
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from rummy_env.experiments.options import add_option_argument, checked_text
+from rummy_env.experiments.usage import OneLineParser, count
 from rummy_env.registry import game_key
 
 game_name = checked_text(game_key)
@@ -51,6 +54,7 @@ class RunArgs:
     """The flags of every training tool; ``RUN_KIND`` names the tool's runs (``runs/<game>_<kind>_s<seed>``)."""
 
     RUN_KIND: ClassVar[str] = "run"
+    POSITIVE: ClassVar[tuple[str, ...]] = ("conv_channels", "factor_dim", "torch_threads")
     game: str = "rummy"
     """game name (rummy, tongits, i_doubt_it, contract_rummy, ginny_o)"""
     opt: list[str] = field(default_factory=list)
@@ -79,6 +83,8 @@ class RunArgs:
 class FitArgs(RunArgs):
     """The flags of the tools that collect decisions and fit the network to them (``imitate``, ``improve``)."""
 
+    POSITIVE: ClassVar[tuple[str, ...]] = RunArgs.POSITIVE + ("epochs", "batch_size")
+
     reward_scale: float = 1.0
     """rewards are multiplied by this for the network's targets"""
     epochs: int = 4
@@ -97,8 +103,8 @@ def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.Argumen
     """A parser with one ``--flag`` per field of the arguments dataclass ``cls`` (module docstring);
     each flag's help is the field's docstring and its default. ``doc``'s first paragraph is the
     description."""
-    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = OneLineParser(prog=prog, description=doc.split("\n\n")[0],
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     docs = field_docs(cls)
     for f in dataclasses.fields(cls):
         if f.name == "opt":
@@ -115,6 +121,8 @@ def dataclass_parser(cls, doc: str, prog: str | None = None) -> argparse.Argumen
             parser.add_argument(name, type=game_name, default=f.default, help=help_text)
         else:
             kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
+            if kind is int:
+                kind = count(name, 1 if f.name in cls.POSITIVE else 0)
             parser.add_argument(name, type=kind, default=f.default, help=help_text)
     return parser
 

@@ -105,7 +105,8 @@ def measure(game: str, options: dict, specs: list[str], positions: int, seed: in
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.decision_gain``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--specs", required=True, help="comma-separated agent specs")
@@ -115,7 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, default=20, help="determinized worlds per model gain")
     parser.add_argument("--sample", type=float, default=0.3, help="probability of taking a decision")
     parser.add_argument("--out", default="runs/decision_gain.json")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     options = parse_env_options(args.option)
     specs = args.specs.split(",")
     for spec in specs:

@@ -21,7 +21,7 @@ from pathlib import Path
 from rummy_env.agents.registry import agent_labels
 from rummy_env.registry import GAMES
 
-from .tournament import TournamentConfig, check_config, run_tournament
+from .tournament import TournamentConfig, check_config, games_played, run_tournament
 
 # Games per game type, sized so the whole demo takes about a minute on 2 quiet cores: matches that
 # last many rounds (Rummy to 150 points, Contract Rummy's seven deals) get fewer games.
@@ -93,8 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         results = run_tournament(config, out_dir=Path(args.out) / game, progress=bar)
         print(f"{'  ' if bar else ' '}done in {results['wall_s']:.1f} s", flush=True)
         rows.append(demo_row(results))
-        facts.append(f"  {game}: {results['games']} games ({results['deals']} deal seeds x "
-                     f"{len(results['seatings'])} seatings); "
+        facts.append(f"  {game}: {games_played(results, ' (')}); "
                      f"replay one: rummy-env replay {results['files']['games_log']} --game-index 0")
 
     print("\n" + format_demo_table(rows))
@@ -106,5 +105,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # runs as `rummy-env demo`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("demo"))

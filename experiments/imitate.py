@@ -37,6 +37,7 @@ import dataclasses
 import functools
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass
 from typing import ClassVar
@@ -57,6 +58,7 @@ from rummy_env.experiments.options import parse_env_options
 @dataclass
 class Args(FitArgs):
     RUN_KIND: ClassVar[str] = "bc"
+    POSITIVE: ClassVar[tuple[str, ...]] = FitArgs.POSITIVE + ("decisions", "num_envs")
     seed: int = 1
     """seed of the deals, the agents, the held-out split and torch"""
     run_dir: str = ""
@@ -280,5 +282,6 @@ def main(argv: list[str] | None = None) -> None:
     imitate(parse_args(argv))
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # runs as `rummy-env imitate`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("imitate"))

@@ -55,6 +55,7 @@ import json
 import math
 import multiprocessing
 import os
+import sys
 import time
 import types
 from concurrent.futures import ProcessPoolExecutor
@@ -80,6 +81,7 @@ DEAL_SEED_BASE = 1 << 40
 @dataclass
 class Args(FitArgs):
     RUN_KIND: ClassVar[str] = "improve"
+    POSITIVE: ClassVar[tuple[str, ...]] = FitArgs.POSITIVE + ("decisions", "workers")
     decisions: int = 200_000
     """labelled decisions to collect"""
     candidates: int = 3
@@ -158,7 +160,7 @@ def teacher_shares(teacher, env, seat: int, ranked: list[int]) -> list[float]:
     game = env.game
     world = game.clone()
     world.options = dataclasses.replace(game.options, max_rounds=game.rounds_played + 1)
-    teacher.bind(types.SimpleNamespace(game=world, possible_agents=env.possible_agents))
+    teacher.bind(types.SimpleNamespace(game=world, possible_agents=env.possible_agents, options=world.options))
     teacher.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
     visits = teacher.last_visits
     total = sum(visits.values())
@@ -213,7 +215,9 @@ def collect_all(key: str, options: dict, args: Args) -> Labels:
     """Every worker's labels (``--workers`` processes), in worker order."""
     if args.workers == 1:
         return collect(key, options, args)
-    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # Spawned, not forked (a fork of a process that has run torch can hang, issue 46); one torch thread each.
+    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=torch.set_num_threads, initargs=(1,)) as pool:
         parts = list(pool.map(collect, *zip(*[(key, options, args, w) for w in range(args.workers)])))
     return concatenated(parts)
 
@@ -368,5 +372,6 @@ def main(argv: list[str] | None = None) -> None:
     improve(parse_args(argv))
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # runs as `rummy-env improve`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("improve"))

@@ -46,13 +46,18 @@ def seat_totals(agent_spec: str, games: int, seed: int, num_players: int = 4) ->
     return totals
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.inspect_i_doubt_it``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agent", required=True, help="agent spec for seat 0, e.g. ppo:PATH")
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--out", help="also write the totals to this JSON file")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     totals = seat_totals(args.agent, args.games, args.seed)
     keys = ["plays", "cards_played", "doubts", "passes", "pickups", "cards_picked_up", "caught_lying"]
     print(f"{args.games} games, seeds {args.seed}..{args.seed + args.games - 1}; totals per seat")

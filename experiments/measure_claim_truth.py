@@ -75,13 +75,18 @@ def measure(games: int, worlds: int, first_seed: int, num_players: int = 4) -> d
             "rule_based_doubts_that_were_right": float((~real[doubted]).mean()) if doubted.any() else None}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.measure_claim_truth``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="rule-based games")
     parser.add_argument("--worlds", type=int, default=50, help="sampled worlds per doubt decision")
     parser.add_argument("--seed", type=int, default=500000, help="first deal seed")
     parser.add_argument("--out", default="runs/i_doubt_it_claim_truth.json")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     result = measure(args.games, args.worlds, args.seed)
     for key, value in result.items():
         print(f"{key:40s} {value}")

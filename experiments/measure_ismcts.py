@@ -70,13 +70,18 @@ def measure(game: str, spec: str, deals: int, decisions: int, options: dict | No
             "iterations_per_decision": iterations / searched_total}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.measure_ismcts``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2)
     parser.add_argument("--decisions", type=int, default=3, help="searched decisions per deal")
     parser.add_argument("--out", default="runs/ismcts_iterations_per_s.json")
     parser.add_argument("--specs", help="comma-separated substrings: measure only the specs containing one")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     wanted = args.specs.split(",") if args.specs else [""]
     rows = []
     for game, specs in SPECS.items():

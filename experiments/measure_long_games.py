@@ -114,7 +114,8 @@ def value_calibration(game: str, games: int, first_seed: int, path: str | None =
             "mean_return": float(outcomes.mean())}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.measure_long_games``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="rule-based games per game (cost of a step)")
     parser.add_argument("--seed", type=int, default=500000, help="first deal seed")
@@ -125,6 +126,11 @@ def main(argv: list[str] | None = None) -> int:
                                         "(or a hand-written estimate: 'cards' in i_doubt_it, 'score' in ginny_o)")
     parser.add_argument("--specs", help="with --only: comma-separated pimc specs to time instead of the defaults")
     parser.add_argument("--out", default="runs/long_games_cost.json")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if (args.value or args.specs) and not args.only:
         parser.error("--value and --specs need --only GAME")

@@ -492,5 +492,6 @@ def main(argv_or_namespace: Sequence[str] | argparse.Namespace | None = None, *,
         return INTERRUPTED
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # runs as `rummy-env play`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("play"))

@@ -14,6 +14,7 @@ Command line: ``rummy-env replay FILE --game-index K [--quiet]``.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -89,3 +90,8 @@ def replay_game(record: dict, show: Callable[[str], None] | None = None) -> Repl
         problems.append(f"returns differ: replayed {returns}, recorded {recorded}")
     env.close()
     return ReplayResult(returns=returns, recorded=recorded, steps=step, problems=problems)
+
+
+if __name__ == "__main__":  # runs as `rummy-env replay`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("replay"))

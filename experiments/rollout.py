@@ -9,6 +9,11 @@ current weights (and the pool after a snapshot), all shards collect at once, and
 joined; the PPO update stays in the trainer. So a run uses W cores for its rollouts, and with a
 given W it is as reproducible, and resumes as exactly, as with one (the shards' games and
 generators travel in the checkpoint).
+
+The shard processes are spawned, never forked (a fork of a process that has run torch inherits
+the locks of its thread pools without their threads, issue 46), and each sets torch to one
+thread. A shard that dies, or sends nothing for ``--stall-timeout`` seconds, stops the run with a
+:class:`RolloutWorkerError` naming it.
 """
 from __future__ import annotations
 
@@ -126,13 +131,19 @@ def rollout_worker(conn, net, pool: list[dict], arena_state: bytes, random_state
         conn.send(("ok", reply))
 
 
+class RolloutWorkerError(RuntimeError):
+    """A shard's process died or stalled."""
+
+
 class RolloutWorkers:
     """The processes of a run's shards past the first (none with one rollout worker).
     ``shards``: each one's pickled :class:`Arena` and generator states (None: seed afresh), as
-    :meth:`states` gives them for the checkpoint."""
+    :meth:`states` gives them for the checkpoint; ``stall_timeout``: the seconds a shard may take
+    to answer (0: no limit)."""
 
-    def __init__(self, shards: list[tuple[bytes, dict | None]]):
+    def __init__(self, shards: list[tuple[bytes, dict | None]], stall_timeout: float = 0.0):
         self.shards = shards
+        self.stall_timeout = stall_timeout
         self.connections: list = []
         self.processes: list = []
         self.env_steps = [0] * len(shards)
@@ -149,11 +160,20 @@ class RolloutWorkers:
             process.start()
             self.connections.append(mine)
             self.processes.append(process)
-            self.env_steps[w - 1] = self.receive(mine)
+            self.env_steps[w - 1] = self.receive(w - 1)
 
-    @staticmethod
-    def receive(conn):
-        status, value = conn.recv()
+    def receive(self, index: int):
+        """The answer of the shard process ``index`` (its error raised; :class:`RolloutWorkerError`
+        when it has died or sends nothing within ``stall_timeout``)."""
+        conn, process = self.connections[index], self.processes[index]
+        where = f"rollout worker {index + 1} (shard {index + 1}, process {process.pid})"
+        if self.stall_timeout and not conn.poll(self.stall_timeout):
+            raise RolloutWorkerError(f"{where} sent nothing for {self.stall_timeout:g} s (--stall-timeout)")
+        try:
+            status, value = conn.recv()
+        except EOFError:
+            process.join(timeout=1)
+            raise RolloutWorkerError(f"{where} died (exit code {process.exitcode})") from None
         if status == "error":
             raise value
         return value
@@ -167,8 +187,8 @@ class RolloutWorkers:
     def receive_collect(self) -> tuple[list[dict], list]:
         """The shards' batches (as tensors) and finished episodes, once each is done."""
         batches, episodes = [], []
-        for w, conn in enumerate(self.connections):
-            batch, finished, self.env_steps[w] = self.receive(conn)
+        for w in range(len(self.connections)):
+            batch, finished, self.env_steps[w] = self.receive(w)
             batches.append(as_torch(batch))
             episodes.extend(finished)
         return batches, episodes
@@ -177,14 +197,15 @@ class RolloutWorkers:
         """Each shard's pickled games and generator states (from the processes once started)."""
         for conn in self.connections:
             conn.send(("state", None))
-        return [self.receive(conn) for conn in self.connections] if self.connections else self.shards
+        return [self.receive(w) for w in range(len(self.connections))] if self.connections else self.shards
 
     def close(self) -> None:
         """End the processes. One still sending a rollout nobody will read (the trainer failed
-        during its own shard's) is terminated: it holds nothing the checkpoint lacks."""
+        during its own shard's), or stalled, is terminated: it holds nothing the checkpoint lacks."""
         for conn, process in zip(self.connections, self.processes):
-            conn.send(("close", None))
-            process.join(timeout=2)
+            if process.is_alive():
+                conn.send(("close", None))
+                process.join(timeout=2)
             if process.is_alive():
                 process.terminate()
                 process.join()

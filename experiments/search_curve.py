@@ -130,7 +130,8 @@ def merged_curve(paths: list[str]) -> dict:
     return {**first, "points": points}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.search_curve``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game")
     parser.add_argument("--specs", help="comma-separated search agent specs, one point each")
@@ -142,6 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--png")
     parser.add_argument("--plot-from", help="comma-separated curve JSONs: draw --png from their points, run nothing")
     add_option_argument(parser)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.plot_from:
         if not args.png:

@@ -24,15 +24,27 @@ Games run in parallel on a process pool (chunks of deal seeds), or with ``backen
 tasks on a local Ray or a cluster (:mod:`rummy_env.experiments.ray_backend`); every worker builds its own
 environment and agents from the specs, so nothing unpicklable crosses a process boundary, and the
 results do not depend on the backend.
+
+**Workers and stalls (issue 46).** The pool's workers are *spawned* (a fresh interpreter each), never
+forked: a parent that has run torch holds live OpenMP/MKL thread pools, and a forked child inherits
+their locks without the threads that would release them (a ``value=ppo`` search agent hung in
+``torch.nn.init``). Each worker limits torch to one thread once its agents are built. Every worker
+reports each game it finishes; a chunk with no finished game for ``stall_timeout`` seconds, or a
+worker that dies, ends the tournament with a :class:`TournamentError` naming the chunk and the game
+it was playing, after the games of the finished chunks are appended to the replay log.
 """
 from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import os
 import re
+import sys
 import time
+import warnings
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -44,6 +56,7 @@ from rummy_env.agents.base import win_credit
 from rummy_env.agents.presets import resolve_spec
 from rummy_env.agents.registry import agent_labels, check_agent_spec, make_agent
 from rummy_env.registry import game_key, make_raw_env
+from rummy_env.render import plural
 
 from . import io
 
@@ -73,6 +86,9 @@ class TournamentConfig:
     """``process`` (a local process pool) or ``ray`` (Ray tasks, :mod:`rummy_env.experiments.ray_backend`)."""
     address: str | None = None
     """With the ray backend: the address of a running Ray cluster to join (None: a local Ray)."""
+    stall_timeout: float = 600.0
+    """Process backend with 2+ workers: seconds a chunk may go without finishing a game before the
+    tournament fails naming it (0: wait forever)."""
 
 
 BACKENDS = ("process", "ray")
@@ -128,6 +144,8 @@ def check_config(config: TournamentConfig) -> int:
         raise ValueError(f"--seed must be >= 0, got {config.seed}")
     if config.backend not in BACKENDS:
         raise ValueError(f"unknown backend {config.backend!r}: choose one of {', '.join(BACKENDS)}")
+    if not config.stall_timeout >= 0:
+        raise ValueError(f"--stall-timeout must be >= 0 seconds (0: wait forever), got {config.stall_timeout}")
     if config.address is not None and config.backend != "ray":
         raise ValueError("--address joins a Ray cluster: it needs --backend ray")
     try:
@@ -174,25 +192,43 @@ def play_game(env, seat_agents: list, env_seed: int, agent_seeds: list[int]) -> 
 
 
 _WORKER: dict[str, Any] = {}
+_PROGRESS: list = []
+"""In a pool worker: the queue its progress events go to (:func:`_start_pool_worker`)."""
+
+
+def _start_pool_worker(progress) -> None:
+    """Initializer of a pool worker: keep the driver's ``progress`` queue and send this worker's
+    warnings there too (the driver shows each once, not once per worker)."""
+    _PROGRESS.append(progress)
+    warnings.showwarning = lambda message, *args, **kwargs: progress.put(("warning", str(message)))
+
+
+def _report(first_index: int, done: int) -> None:
+    """Tell the driver (from a pool worker) that the chunk starting at game ``first_index`` has
+    finished ``done`` games."""
+    if _PROGRESS:
+        _PROGRESS[0].put(("progress", (first_index, done, os.getpid())))
 
 
 def _worker_state(game: str, options: dict, specs: tuple[str, ...]) -> dict:
-    """The env and agents of this process, built once per configuration.
-
-    With a ``ppo:`` agent, torch is limited to one intra-op thread while the tournament plays (the
-    previous count is kept in ``torch_threads`` and restored by :func:`_release_worker`): an agent
-    acts on one observation at a time, where more threads only add overhead and oversubscribe the
-    cores of parallel workers (a Ginny-O policy played 5.4 times slower with torch's default two
-    threads on the 2-core machine)."""
+    """The env and agents of this process, built once per configuration."""
     key = (game, json.dumps(options, sort_keys=True), specs)
     if _WORKER.get("key") != key:
         _release_worker()
         _WORKER.update(key=key, env=make_raw_env(game, **options), agents={})
-        if any(s.startswith("ppo:") for s in specs):
-            import torch
-            _WORKER["torch_threads"] = torch.get_num_threads()
-            torch.set_num_threads(1)
     return _WORKER
+
+
+def _limit_torch_threads() -> None:
+    """Once an agent has imported torch (``ppo``, ``value=ppo``), limit it to one intra-op thread
+    while the tournament plays (the previous count is kept in ``torch_threads`` and restored by
+    :func:`_release_worker`): an agent acts on one observation at a time, where more threads only
+    add overhead and oversubscribe the cores of parallel workers (a Ginny-O policy played 5.4 times
+    slower with torch's default two threads on a 2-core machine)."""
+    torch = sys.modules.get("torch")
+    if torch is not None and "torch_threads" not in _WORKER:
+        _WORKER["torch_threads"] = torch.get_num_threads()
+        torch.set_num_threads(1)
 
 
 def _release_worker() -> None:
@@ -207,6 +243,7 @@ def _release_worker() -> None:
 def _play_chunk(game: str, options: dict, specs: tuple[str, ...], labels: list[str], seed: int,
                 tasks: list[tuple[int, int, int, tuple[int, ...]]]) -> list[dict]:
     """Play ``tasks`` (game index, deal, rotation, seating) and return their log records."""
+    _report(tasks[0][0], 0)
     state = _worker_state(game, options, specs)
     env, agents = state["env"], state["agents"]
     records = []
@@ -216,6 +253,7 @@ def _play_chunk(game: str, options: dict, specs: tuple[str, ...], labels: list[s
             if (a, seat) not in agents:
                 agents[(a, seat)] = make_agent(specs[a], game, options)
             seat_agents.append(agents[(a, seat)])
+        _limit_torch_threads()
         env_seed = deal_seed(seed, deal)
         seeds = [agent_seed(seed, deal, rotation, s) for s in range(len(seating))]
         try:
@@ -230,11 +268,89 @@ def _play_chunk(game: str, options: dict, specs: tuple[str, ...], labels: list[s
             "seating": [labels[a] for a in seating], "agent_index": list(seating),
             "agent_specs": [specs[a] for a in seating], "agent_seeds": seeds, **result,
         })
+        _report(tasks[0][0], len(records))
     return records
 
 
 def _chunks(tasks: list, per_chunk: int) -> list[list]:
     return [tasks[i:i + per_chunk] for i in range(0, len(tasks), per_chunk)]
+
+
+POLL_S = 0.25
+"""How often the pool's driver looks at its workers' progress (seconds)."""
+
+
+def _where(args: tuple, chunks: list[list], first: int, done: int) -> str:
+    """The chunk starting at game ``first`` and its game number ``done`` (the one in play), in words."""
+    number, chunk = next((n, c) for n, c in enumerate(chunks, start=1) if c[0][0] == first)
+    seed, labels = args[4], args[3]
+    index, deal, _, seating = chunk[min(done, len(chunk) - 1)]
+    return (f"chunk {number} of {len(chunks)} (games {chunk[0][0]}-{chunk[-1][0]}, deals {chunk[0][1]}-"
+            f"{chunk[-1][1]}) at game {index} (deal {deal}, env seed {deal_seed(seed, deal)}, seats "
+            f"{[labels[a] for a in seating]})")
+
+
+def _exit_text(process) -> str:
+    """`` (exit code N)`` of a pool worker that has ended, or nothing where it is not known."""
+    if process is None:
+        return ""
+    process.join(timeout=1)
+    return "" if process.exitcode is None else f" (exit code {process.exitcode})"
+
+
+def _play_on_pool(workers: int, args: tuple, chunks: list[list], stall_timeout: float,
+                  collect: Callable[[list[dict]], None]) -> None:
+    """Play ``chunks`` on ``workers`` spawned processes, handing each chunk's records to ``collect``
+    as it finishes (module docstring, "Workers and stalls"). A chunk without a finished game for
+    ``stall_timeout`` seconds (0: no limit), no progress at all for that long, or a worker that
+    dies raises :class:`TournamentError`; the workers are then killed."""
+    context = multiprocessing.get_context("spawn")
+    progress = context.Queue()
+    others = {p.pid for p in multiprocessing.active_children()}
+    ours: dict[int, Any] = {}  # pid -> this pool's worker process
+    playing: dict[int, tuple[int, int, float]] = {}  # a started chunk's first game -> (games done, pid, when)
+    last_progress = time.monotonic()
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_pool_worker, initargs=(progress,))
+    try:
+        pending = {pool.submit(_play_chunk, *args, chunk) for chunk in chunks}
+        while pending:
+            finished, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            now = time.monotonic()
+            ours.update((p.pid, p) for p in multiprocessing.active_children() if p.pid not in others)
+            while not progress.empty():
+                kind, event = progress.get()
+                if kind == "warning":
+                    warnings.warn(event, stacklevel=1)  # the same text from several workers is shown once
+                else:
+                    first, done, pid = event
+                    playing[first] = (done, pid, now)
+                    last_progress = now
+            for fut in finished:
+                if isinstance(fut.exception(), BrokenProcessPool):
+                    lost = "; ".join(f"worker process {pid}{_exit_text(ours.get(pid))} in "
+                                     f"{_where(args, chunks, first, done)}" for first, (done, pid, _) in playing.items())
+                    raise TournamentError(f"a worker process died (killed, or out of memory?); chunks in play: "
+                                          f"{lost or 'none reported yet'}")
+                records = fut.result()
+                playing.pop(records[0]["index"], None)
+                last_progress = now
+                collect(records)
+            stalled = [(first, done, pid) for first, (done, pid, when) in playing.items()
+                       if stall_timeout and now - when > stall_timeout]
+            if stalled:
+                first, done, pid = stalled[0]
+                raise TournamentError(f"no game finished for {stall_timeout:g} s (--stall-timeout) in worker "
+                                      f"process {pid}: {_where(args, chunks, first, done)}")
+            if stall_timeout and now - last_progress > stall_timeout:
+                raise TournamentError(f"no worker reported progress for {stall_timeout:g} s (--stall-timeout); "
+                                      f"{plural(len(pending), 'chunk')} unfinished")
+    except BaseException:
+        for process in multiprocessing.active_children():
+            if process.pid not in others:
+                process.kill()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # -- statistics -----------------------------------------------------------------------------------
@@ -384,6 +500,31 @@ def default_out_dir(config: TournamentConfig) -> Path:
     return Path("runs") / f"tournament_{game_key(config.game)}_{names}_seed{config.seed}"
 
 
+def _play_all(args: tuple, chunks: list[list], total: int, workers: int, stall_timeout: float, ray_runner,
+              progress: bool, collect: Callable[[list[dict]], None]) -> None:
+    """Play every chunk on the chosen backend, handing each chunk's records to ``collect``."""
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="game", desc=args[0], disable=not progress, leave=False) as bar:
+        def collect_and_show(records: list[dict]) -> None:
+            collect(records)
+            bar.update(len(records))
+        if ray_runner is not None:
+            try:
+                for records in ray_runner.play(_play_chunk, args, chunks):
+                    collect_and_show(records)
+            finally:
+                ray_runner.close()
+        elif workers == 1:
+            try:
+                for chunk in chunks:
+                    collect_and_show(_play_chunk(*args, chunk))
+            finally:
+                _release_worker()  # in-process run: do not keep its env and agents for the next one
+        else:
+            _play_on_pool(workers, args, chunks, stall_timeout, collect_and_show)
+
+
 # -- driver ---------------------------------------------------------------------------------------
 def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None = None,
                    progress: bool = True, log_games: bool = True,
@@ -442,42 +583,24 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
             steps += r["steps"]
             kept.append({k: v for k, v in r.items() if k != "actions"})
 
-    from tqdm import tqdm
+    def keep_finished() -> str:
+        """Append the finished chunks still waiting for an earlier one to the log; say where they are."""
+        if not kept:
+            return "no game had finished"
+        if log_path is None:
+            return f"{plural(len(kept), 'game')} had finished (not logged: --no-log)"
+        if waiting:
+            if next_index == 0:
+                io.write_text(log_path, "")
+            io.append_jsonl(log_path, [r for first in sorted(waiting) for r in waiting[first]])
+        return f"the finished games ({len(kept)}) are in {log_path}"
 
     start = time.perf_counter()
     args = (game, options, specs, labels, config.seed)
-    if ray_runner is not None:
-        try:
-            with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
-                for records in ray_runner.play(_play_chunk, args, chunks):
-                    collect(records)
-                    bar.update(len(records))
-        finally:
-            ray_runner.close()
-    elif workers == 1:
-        try:
-            with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
-                for chunk in chunks:
-                    records = _play_chunk(*args, chunk)
-                    collect(records)
-                    bar.update(len(records))
-        finally:
-            _release_worker()  # in-process run: do not keep its env and agents for the next one
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending = {pool.submit(_play_chunk, *args, chunk) for chunk in chunks}
-            with tqdm(total=total, unit="game", desc=game, disable=not progress, leave=False) as bar:
-                try:
-                    while pending:
-                        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for fut in finished:
-                            records = fut.result()
-                            collect(records)
-                            bar.update(len(records))
-                except BaseException:
-                    for fut in pending:
-                        fut.cancel()
-                    raise
+    try:
+        _play_all(args, chunks, total, workers, config.stall_timeout, ray_runner, progress, collect)
+    except TournamentError as error:
+        raise TournamentError(f"{error}; {keep_finished()}") from error
     wall = time.perf_counter() - start
 
     summary = summarize(kept, labels, list(specs), num_seats, ci_seed=config.seed)
@@ -521,17 +644,21 @@ def write_results(results: dict, out: Path) -> None:
         })
     io.write_csv(out / "results.csv", rows, CSV_FIELDS)
     options = f" {json.dumps(results['options'])}" if results["options"] else ""
-    title = (f"{results['env']}{options}\n{results['games']} games "
-             f"({results['deals']} deal seeds x {len(results['seatings'])} seatings)")
+    title = f"{results['env']}{options}\n{games_played(results, ' (')})"
     plot_win_shares(results["summary"], title, out / "win_shares.png")
+
+
+def games_played(results: dict, joint: str = " = ") -> str:
+    """``8 games = 2 deal seeds x 4 seatings`` (singular where one), ``joint`` between the parts."""
+    return (f"{plural(results['games'], 'game')}{joint}{plural(results['deals'], 'deal seed')} x "
+            f"{plural(len(results['seatings']), 'seating')}")
 
 
 def describe(results: dict) -> str:
     """Readable report: the table plus run facts."""
     lines = [
-        f"{results['env']} options={json.dumps(results['options'])}: {results['games']} games = "
-        f"{results['deals']} deal seeds x {len(results['seatings'])} seatings, "
-        f"{results['workers']} worker(s) ({results['backend']}), {results['wall_s']:.1f} s "
+        f"{results['env']} options={json.dumps(results['options'])}: {games_played(results)}, "
+        f"{plural(results['workers'], 'worker')} ({results['backend']}), {results['wall_s']:.1f} s "
         f"({results['games_per_s']:.1f} games/s, {results['steps_per_s']:.0f} steps/s)",
         format_table(results["summary"]),
         *([f"Ray start-up {results['ray_startup_s']:.1f} s (not in the games/s)"]
@@ -541,7 +668,12 @@ def describe(results: dict) -> str:
         f"rating: {RATING_METHOD}",
     ]
     if results["truncated_games"]:
-        lines.append(f"{results['truncated_games']} game(s) ended by a cap (truncated)")
+        lines.append(f"{plural(results['truncated_games'], 'game')} ended by a cap (truncated)")
     if "files" in results:
         lines.append("wrote " + ", ".join(results["files"].values()))
     return "\n".join(lines)
+
+
+if __name__ == "__main__":  # runs as `rummy-env tournament`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("tournament"))

@@ -46,7 +46,8 @@ def evaluate(model, env: SingleAgentEnv, episodes: int, seed: int) -> tuple[floa
     return float(np.mean(shares)), float(np.mean(returns))
 
 
-def main(argv: list[str] | None = None) -> dict:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.train_maskable_ppo``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="rummy")
     parser.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
@@ -59,7 +60,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--eval-episodes", type=int, default=100)
     parser.add_argument("--save", default="", help="path of sb3's model zip (optional)")
     parser.add_argument("--out", default="", help="result JSON (default runs/maskable_ppo_<game>_s<seed>.json)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = build_parser().parse_args(argv)
 
     import torch
     from sb3_contrib import MaskablePPO

@@ -77,6 +77,8 @@ from rummy_env.registry import game_key
 @dataclass
 class Args(RunArgs):
     RUN_KIND: ClassVar[str] = "ppo"
+    POSITIVE: ClassVar[tuple[str, ...]] = RunArgs.POSITIVE + (
+        "total_timesteps", "num_envs", "num_steps", "rollout_workers", "num_minibatches", "update_epochs")
     seed: int = 1
     """seed of torch, the games, episode set-up and minibatch order"""
     run_dir: str = ""
@@ -89,6 +91,8 @@ class Args(RunArgs):
     """learner decisions per game per update"""
     rollout_workers: int = 1
     """processes that collect the rollout, the games split evenly among them (this one and W-1 others: a core each)"""
+    stall_timeout: float = 600.0
+    """seconds a rollout worker may take to answer before the run stops naming it (0: no limit)"""
     learning_rate: float = 2.5e-4
     """Adam learning rate"""
     anneal_lr: bool = True
@@ -257,7 +261,9 @@ class Trainer:
                         learner_reward=args.learner_reward) for w in range(args.rollout_workers)]
         self.arena = arenas[0]
         """the games of this process's shard (all of them with one rollout worker)"""
-        self.workers = RolloutWorkers([(pickle.dumps(arena), None) for arena in arenas[1:]])
+        if args.stall_timeout < 0:
+            raise ValueError(f"--stall-timeout must be >= 0 seconds (0: no limit), got {args.stall_timeout}")
+        self.workers = RolloutWorkers([(pickle.dumps(arena), None) for arena in arenas[1:]], args.stall_timeout)
         """the other shards (started by :func:`train`)"""
         vg = self.arena.vg
         self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,
@@ -399,8 +405,9 @@ def main(argv: list[str] | None = None) -> None:
     for row in trainer.eval_rows[-len(trainer.eval_specs):]:
         print(f"update {row['update']} step {row['global_step']}: greedy win share vs {row['opponent']} "
               f"{row['win_share']:.3f} over {row['episodes']} games")
-    print(f"wrote {trainer.run_dir}/(checkpoint.pt, policy.pt, train.csv, eval.csv, learning_curve.png)")
+    print(f"wrote {trainer.run_dir}/(checkpoint.pt, policy.pt, train.csv, eval.csv, learning_curve.png, summary.json)")
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # runs as `rummy-env train`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("train"))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from pathlib import Path
 
@@ -127,6 +128,16 @@ def train(game: str, options: dict, iterations: int, env_runners: int, address: 
             "sampling": sampling, "per_iteration": stats}
 
 
+def learner_return_text(iteration: dict) -> str:
+    """An iteration's mean learner return, or why it has none: RLlib averages the returns of the
+    episodes that ended in the iteration only."""
+    if not math.isnan(iteration["learner_return_mean"]):
+        return f"{iteration['learner_return_mean']:.3g}"
+    if iteration["episodes"] == 0:
+        return "n/a (no episode ended in this iteration; a larger --batch-size spans whole games)"
+    return "n/a (RLlib reported no learner return for the episodes that ended)"
+
+
 def main(args: argparse.Namespace) -> int:
     """Train (the arguments of ``rummy-env train-rllib``), print one line per iteration, write ``--out``."""
     game = game_key(args.game)
@@ -136,7 +147,7 @@ def main(args: argparse.Namespace) -> int:
                    minibatch_size=args.minibatch_size, epochs=args.epochs)
     for i, s in enumerate(result["per_iteration"], 1):
         print(f"iteration {i}: {s['env_steps']} env steps in {s['seconds']:.1f} s "
-              f"({s['env_steps_per_s']:.0f}/s), learner return mean {s['learner_return_mean']:.3g}, "
+              f"({s['env_steps_per_s']:.0f}/s), learner return mean {learner_return_text(s)}, "
               f"policy loss {s['policy_loss']:.3g}, vf loss {s['vf_loss']:.3g}")
     out = Path(args.out or f"runs/rllib_{game}_s{args.seed}.json")
     io.write_json(out, {**result, "arguments": {k: v for k, v in vars(args).items() if k != "func"}, **io.provenance()})
@@ -144,3 +155,8 @@ def main(args: argparse.Namespace) -> int:
           f"{result['env_steps_per_s']:.0f} env steps/s (sampling and updates); Ray start-up {result['startup_s']:.1f} s; "
           f"wrote {out}")
     return 0
+
+
+if __name__ == "__main__":  # runs as `rummy-env train-rllib`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("train-rllib"))

@@ -284,9 +284,13 @@ class CardGameEnv(AECEnv):
         return self._game_or_template().text_to_action(text)
 
     def view(self, agent: str | int) -> dict:
-        """Structured, information-safe view of ``agent`` (name or seat)."""
-        seat = agent if isinstance(agent, int) else self.agent_name_mapping[agent]
-        return self.game.view(seat)
+        """Structured, information-safe view of ``agent`` (name or seat); ``ValueError`` naming the
+        agents for anything else."""
+        seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else agent
+        if not isinstance(seat, (int, np.integer)) or not 0 <= seat < len(self.possible_agents):
+            raise ValueError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)} "
+                             f"(or seats 0..{len(self.possible_agents) - 1})")
+        return self.game.view(int(seat))
 
     def _game_or_template(self) -> Game:
         if self.game is None:

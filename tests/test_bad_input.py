@@ -336,3 +336,18 @@ def test_card_texts_are_ascii(text):
     from rummy_env.cards import parse_card
     with pytest.raises(ValueError, match="bad card"):
         parse_card(text)
+
+
+def test_view_of_an_unknown_agent_names_the_agents():
+    env = make_raw_env("rummy")
+    env.reset(seed=0)
+    for agent in ("player_7", 7, -1, "0"):
+        with pytest.raises(ValueError, match=r"no agent .*: the agents are player_0, player_1 \(or seats 0..1\)"):
+            env.view(agent)
+    assert env.view("player_1").keys() == env.view(1).keys()
+
+
+def test_a_single_contract_not_in_a_list_says_how_to_write_one():
+    with pytest.raises(ValueError, match=r"deals must be a non-empty sequence of contracts 1..7, got 1 "
+                                         r"\(a single contract is a one-element list, e.g. deals=\[1\]\)"):
+        make_raw_env("contract_rummy", deals=1)

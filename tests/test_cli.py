@@ -232,9 +232,82 @@ def test_a_command_needing_a_missing_extra_names_the_extra(tmp_path, capsys, mon
     rc, _, err = run(["tournament", "--game", "rummy", "--agents", "random", "--games", "2", "--workers", "1",
                       "--option", "max_rounds=1", "--out", str(tmp_path / "t"), "--quiet"], capsys)
     assert rc == 1
-    assert err.strip() == ("rummy-env: error: this command needs the 'train' extra (tqdm is not installed): "
-                           "pip install 'rummy_env[train]'")
+    assert err.strip() == ("rummy-env tournament: error: this command needs the 'train' extra (tqdm is not "
+                           "installed): pip install 'rummy_env[train]', or from a checkout: pip install -e '.[train]'")
     monkeypatch.setitem(sys.modules, "torch", None)
     monkeypatch.delitem(sys.modules, "rummy_env.experiments.train_ppo", raising=False)
     rc, _, err = run(["train", "--help"], capsys)
     assert rc == 1 and "needs the 'train' extra (torch is not installed)" in err and "Traceback" not in err
+
+
+# -- issue 40 item 6: what a newcomer tripped on -------------------------------------------------
+def test_python_m_on_a_command_module_runs_that_command(tmp_path):
+    """``python -m rummy_env.experiments.tournament`` plays as ``rummy-env tournament`` does, and its
+    errors read the same."""
+    proc = subprocess.run([sys.executable, "-m", "rummy_env.experiments.tournament", "--game", "rummy",
+                           "--agents", "random,random", "--games", "2", "--workers", "1", "--no-log", "--quiet",
+                           "--option", "max_rounds=1", "--out", str(tmp_path / "t")], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "2 games = 1 deal seed x 2 seatings, 1 worker (process)" in proc.stdout, proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "rummy_env.experiments.replay", "no-such.jsonl"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stderr.strip() == "rummy-env replay: error: no such file 'no-such.jsonl'"
+
+
+def test_a_bad_option_of_a_forwarded_tool_is_one_line(tmp_path, capsys):
+    pytest.importorskip("torch")
+    rc, _, err = run(["train", "--opt", "max_rounds=abc", "--run-dir", str(tmp_path / "run")], capsys)
+    assert rc == 1 and err.strip() == "rummy-env train: error: max_rounds must be an int >= 1, got 'abc'", err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["train", "--total-timesteps", "-5"], "--total-timesteps must be at least 1, got -5"),
+    (["train", "--num-envs", "0"], "--num-envs must be at least 1, got 0"),
+    (["train", "--seed", "-1"], "--seed must be at least 0, got -1"),
+    (["train", "--eval-every", "-1"], "--eval-every must be at least 0, got -1"),
+    (["imitate", "--decisions", "0"], "--decisions must be at least 1, got 0"),
+    (["imitate", "--dagger-rounds", "-1"], "--dagger-rounds must be at least 0, got -1"),
+    (["improve", "--workers", "0"], "--workers must be at least 1, got 0"),
+])
+def test_training_counts_below_their_minimum_are_refused(argv, message, capsys):
+    pytest.importorskip("torch")
+    rc, _, err = run(argv, capsys)
+    assert_one_line_error(rc, err, f"rummy-env {argv[0]}: error: argument {argv[1]}: {message}")
+    assert "usage:" not in err
+
+
+def test_a_file_that_is_not_a_checkpoint_is_named(tmp_path, capsys):
+    pytest.importorskip("torch")
+    path = tmp_path / "notes.txt"
+    path.write_text("not a checkpoint\n")
+    rc, _, err = run(["tournament", "--game", "rummy", "--agents", f"ppo:{path},random", "--games", "2",
+                      "--workers", "1", "--no-log", "--quiet", "--out", str(tmp_path / "t")], capsys)
+    assert rc == 1 and err.strip() == (f"rummy-env tournament: error: {str(path)!r} is not a rummy_env checkpoint "
+                                       "(torch.load: UnpicklingError)"), err
+
+
+def test_an_options_mismatch_is_one_warning_line(tmp_path, capsys):
+    pytest.importorskip("torch")
+    rc, out, err = run(["tournament", "--game", "rummy", "--agents", "ppo,random", "--games", "2", "--workers", "1",
+                        "--option", "max_rounds=1", "--option", "reward_mode=win_loss", "--option", "max_turns=200",
+                        "--no-log", "--quiet", "--out", str(tmp_path / "t")], capsys)
+    assert rc == 0
+    [line] = err.splitlines()
+    assert line.startswith("rummy-env tournament: warning: checkpoint ") and line.endswith(
+        "plays rummy with other options than it was trained with: max_turns=200 (trained with 300)"), err
+
+
+def test_the_tournament_help_says_how_agents_fill_the_seats(capsys):
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "seat s gets agent s mod k" in text and "every seating is rotated through all seats" in text
+
+
+def test_the_learner_return_of_an_rllib_iteration_without_episodes_is_explained():
+    pytest.importorskip("ray")
+    from rummy_env.experiments.train_rllib import learner_return_text
+
+    assert learner_return_text({"learner_return_mean": 0.25, "episodes": 3}) == "0.25"
+    assert learner_return_text({"learner_return_mean": float("nan"), "episodes": 0}).startswith(
+        "n/a (no episode ended in this iteration")

@@ -263,7 +263,7 @@ def test_pimc_specs():
     assert (agent.worlds, agent.screen, agent.candidates) == (10, 4, 8)
     for bad, words in [("pimc:1", "worlds must be an int >= 2"), ("pimc:8:candidates=1", "candidates must be"),
                        ("pimc:8:lead=2", "unknown key"), ("pimc:x", "'x' is not an integer"),
-                       ("pimc:8:depth=2", "depth needs a value"), ("pimc:8:value=net", "cannot load PPO checkpoint 'net'"),
+                       ("pimc:8:depth=2", "depth needs a value"), ("pimc:8:value=net", "no checkpoint file 'net'"),
                        ("pimc:8:value=ppo:depth=0", "depth must be an int >= 1"),
                        ("pimc:8:value=ppo:depth=2.5", "'2.5' is not an integer"),
                        ("pimc:8:base=random", "base must be one of"),

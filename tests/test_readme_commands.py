@@ -1,13 +1,16 @@
-"""Every command the README shows runs as written.
+"""Every command the README and the docs show runs as written.
 
-Commands are the lines of README.md's shell code blocks (and inline code in its prose) that start
-with ``rummy-env``, ``python -m``, ``.venv/bin/python -m`` or ``make``. Each is parsed by the real
-argument parser of its tool, every path it names must exist in the repository or be written by an
-earlier README command (a tournament's or run's output folder), every ``make`` target must exist,
-and the tournaments and replays are run, shortened to a few games.
+Commands are the lines of shell code blocks (and inline code in prose) that start with
+``rummy-env``, ``python -m``, ``.venv/bin/python -m`` or ``make``, in README.md, docs/*.md and every
+Markdown file under docs/guides/. Each is parsed, every flag of it, by the real argument parser of
+its tool (every tool module exposes ``build_parser()``; a command module's is its ``rummy-env``
+subcommand's), and every ``make`` target must exist. In the README, every path a command names
+must exist in the repository or be written by an earlier README command (a tournament's or run's
+output folder), and the tournaments and replays are run, shortened to a few games.
 """
 from __future__ import annotations
 
+import glob
 import importlib
 import importlib.util
 import os
@@ -16,8 +19,9 @@ import shlex
 
 import pytest
 
-from rummy_env.experiments.cli import FORWARDED, build_parser, main
+from rummy_env.experiments.cli import COMMAND_OF_MODULE, FORWARDED, build_parser, main, subcommand_parser
 from rummy_env.experiments.tournament import TournamentConfig, default_out_dir
+from rummy_env.experiments.usage import UsageError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PREFIXES = ("rummy-env", "python -m", ".venv/bin/python -m", "make ")
@@ -26,25 +30,32 @@ OUTPUT_FLAGS = ("--out", "--run-dir")
 SHORT_GAMES = 9  # a tournament shortened to this many games (enough for the README's --game-index 7)
 
 
-def readme_commands() -> list[str]:
-    """The README's commands in order, ``\\``-continued lines joined, a leading ``$ `` dropped."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+def doc_commands(path: str) -> list[tuple[str, bool]]:
+    """The commands of the Markdown file ``path`` (relative to the repository) in order, each with
+    whether it is inline code in prose (often a fragment: a flag shown with its command);
+    ``\\``-continued lines joined, a leading ``$ `` dropped, an optional ``[--flag VALUE]`` kept
+    without its brackets."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
         text = f.read()
     commands = []
     pieces = re.split(r"^```([^\n]*)\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
     # re.split gives: prose, language, block body, prose, language, block body, ..., prose
     for i in range(0, len(pieces), 3):
-        commands += [span for span in re.findall(r"`([^`\n]+)`", pieces[i])
+        commands += [(span, True) for span in re.findall(r"`([^`\n]+)`", pieces[i])
                      if span.startswith(PREFIXES) and (span.startswith("make ") or " --" in span)]
         if i + 2 < len(pieces) and pieces[i + 1].strip() in ("", "sh", "bash", "console"):
             for line in pieces[i + 2].replace("\\\n", " ").splitlines():
                 line = line.strip().removeprefix("$ ")
                 if line.startswith(PREFIXES):
-                    commands.append(line)
+                    commands.append((re.sub(r"\[(--[^]]*)\]", r"\1", line), False))
     return commands
 
 
-COMMANDS = readme_commands()
+DOCS = ["README.md", *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "*.md"))),
+        *sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "docs", "guides", "**", "*.md"),
+                                                            recursive=True))]
+COMMANDS = [command for command, _ in doc_commands("README.md")]
+DOC_COMMANDS = [(path, command, inline) for path in DOCS for command, inline in doc_commands(path)]
 
 
 def words(command: str) -> list[str]:
@@ -88,37 +99,67 @@ def test_the_readme_shows_commands_of_every_kind():
     assert {"rummy-env tournament", "rummy-env replay", "rummy-env play", "rummy-env train", "make"} <= kinds, kinds
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c.startswith("make ")])
-def test_make_targets_exist(command):
+@pytest.mark.parametrize("path,command", [(p, c) for p, c, _ in DOC_COMMANDS if c.startswith("make ")])
+def test_make_targets_exist(path, command):
     with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
         targets = set(re.findall(r"^([\w-]+):", f.read(), flags=re.MULTILINE))
-    assert set(words(command)[1:]) <= targets, command
+    assert set(words(command)[1:]) <= targets, (path, command)
+
+
+def parser_of(command: str):
+    """The real parser of ``command``'s tool and the arguments it parses."""
+    tool, argv = tool_argv(command)
+    if tool in ("rummy-env", "rummy_env.experiments.cli"):
+        if argv and argv[0] in build_parser().commands:
+            return subcommand_parser(argv[0]), argv[1:]
+        return build_parser(), argv
+    if tool in COMMAND_OF_MODULE:
+        return subcommand_parser(COMMAND_OF_MODULE[tool]), argv
+    assert importlib.util.find_spec(tool) is not None, f"no module {tool}"
+    module = importlib.import_module(tool)
+    assert hasattr(module, "build_parser"), f"{tool} builds its parser inside main: give it build_parser()"
+    return module.build_parser(), argv
 
 
 def parse(command: str) -> None:
-    """Parse with the tool's real parser; a usage error fails, ``--help`` passes."""
-    tool, argv = tool_argv(command)
-    if tool == "rummy-env":
-        if argv and argv[0] in FORWARDED:
-            parser, argv = importlib.import_module(FORWARDED[argv[0]][0]).build_parser(), argv[1:]
-        else:
-            parser = build_parser()
-    else:
-        assert importlib.util.find_spec(tool) is not None, f"no module {tool}"
-        module = importlib.import_module(tool)
-        if not hasattr(module, "build_parser"):
-            return
-        parser = module.build_parser()
+    """Parse with the tool's real parser, every flag; a usage error fails, ``--help`` passes."""
+    parser, argv = parser_of(command)
     try:
         parser.parse_args(argv)
+    except UsageError as error:
+        pytest.fail(f"{command!r} does not parse: {error}")
     except SystemExit as exit:
-        assert exit.code == 0, f"{command!r} does not parse"
+        if exit.code != 0:
+            pytest.fail(f"{command!r} does not parse")
+
+
+def check_flags(command: str) -> None:
+    """Every ``--flag`` of an inline fragment is one its tool's parser has (in its help)."""
+    parser, argv = parser_of(command)
+    text = parser.format_help()
+    for flag in (word.split("=")[0] for word in argv if word.startswith("--")):
+        if not re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text):
+            pytest.fail(f"{command!r}: {flag} is not a flag of it")
+
+
+@pytest.mark.parametrize("path,command,inline", [(p, c, i) for p, c, i in DOC_COMMANDS if not c.startswith("make ")])
+def test_every_flag_of_every_documented_command_parses(path, command, inline):
+    pytest.importorskip("torch")
+    (check_flags if inline else parse)(command)
+
+
+@pytest.mark.parametrize("check", [parse, check_flags])
+def test_a_flag_no_tool_has_fails_the_check(check):
+    pytest.importorskip("torch")
+    for command in ("rummy-env tournament --game rummy --no-such-flag", "rummy-env train --no-such-flag 1",
+                    "python -m rummy_env.experiments.tournament --game rummy --no-such-flag",
+                    "python -m rummy_env.experiments.search_curve --no-such-flag"):
+        with pytest.raises(pytest.fail.Exception):
+            check(command)
 
 
 @pytest.mark.parametrize("command", [c for c in COMMANDS if not c.startswith("make ")])
-def test_command_parses_and_its_paths_exist(command):
-    pytest.importorskip("torch")
-    parse(command)
+def test_readme_command_names_paths_that_exist(command):
     created = [p for earlier in COMMANDS[:COMMANDS.index(command)] for p in written_by(earlier)]
     outputs = written_by(command)
     for path in paths_named(tool_argv(command)[1]):

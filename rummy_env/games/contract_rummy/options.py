@@ -54,7 +54,8 @@ class Options:
     def __post_init__(self):
         check_option_rules(self)
         if not isinstance(self.deals, (list, tuple, range)) or not self.deals:
-            raise ValueError(f"deals must be a non-empty sequence of contracts 1..7, got {self.deals!r}")
+            raise ValueError(f"deals must be a non-empty sequence of contracts 1..7, got {self.deals!r} "
+                             "(a single contract is a one-element list, e.g. deals=[1])")
         object.__setattr__(self, "deals", tuple(check_int(f"deals[{i}]", d, 1, 7, what="a contract")
                                                 for i, d in enumerate(self.deals)))
         need = max(self.num_players * CONTRACTS[d][0] + 1 for d in self.deals)
