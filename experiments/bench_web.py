@@ -85,7 +85,8 @@ def wait_for_port(port: int, server: subprocess.Popen, timeout: float = 60.0) ->
     raise RuntimeError("the server did not answer within a minute")
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.bench_web``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables played at once (default 50)")
     parser.add_argument("--seconds", type=float, default=120.0, help="how long to measure (default 120)")
@@ -95,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     add_option_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the people's moves (default 0)")
     parser.add_argument("--out", default=None, help="result JSON (default: print only)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     port = free_port()
     log = f"runs/bench_web/games_{port}.jsonl"

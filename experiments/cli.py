@@ -116,8 +116,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # Commands whose arguments all go to another tool's ``main`` (parsed there, not here).
 FORWARDED = {"bench": ("rummy_env.experiments.benchmark", "bench"), "train": ("rummy_env.experiments.train_ppo", "train"),
              "imitate": ("rummy_env.experiments.imitate", "imitate"),
-             "improve": ("rummy_env.experiments.improve", "improve")}
-FORWARDED["serve"] = ("rummy_env.experiments.web.server", "serve")
+             "improve": ("rummy_env.experiments.improve", "improve"),
+             "serve": ("rummy_env.experiments.web.server", "serve")}
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -288,6 +288,11 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Runs rummy_env.experiments.improve; further arguments go to it (see "
                         "`rummy-env improve --help`).", add_help=False)
     ip.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    sv = sub.add_parser("serve", help="the card table in the browser: play the bots, seat several people, "
+                        "watch replays (rummy_env.experiments.web, the `web` extra)",
+                        description="Runs rummy_env.experiments.web.server; further arguments go to it (see "
+                        "`rummy-env serve --help`).", add_help=False)
+    sv.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
     ag = sub.add_parser("agents", help="list the agent specs, each game's search recipes and their cost per decision",
                         description="Lists every agent spec family with its meaning, then per game the "

@@ -53,12 +53,18 @@ def measure(game: str, spec: str, decisions: int, options: dict) -> dict:
             "max_seconds": float(np.max(times))}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.measure_agent_costs``."""
     parser = argparse.ArgumentParser(prog="python -m rummy_env.experiments.measure_agent_costs",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--decisions", type=int, default=10, help="decisions timed per game and spec (default 10)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all)")
     parser.add_argument("--out", required=True, help="output JSON")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.decisions < 1:
         parser.error(f"--decisions must be at least 1, got {args.decisions}")

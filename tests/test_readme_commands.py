@@ -102,8 +102,12 @@ def test_the_readme_shows_commands_of_every_kind():
 @pytest.mark.parametrize("path,command", [(p, c) for p, c, _ in DOC_COMMANDS if c.startswith("make ")])
 def test_make_targets_exist(path, command):
     with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as f:
-        targets = set(re.findall(r"^([\w-]+):", f.read(), flags=re.MULTILINE))
-    assert set(words(command)[1:]) <= targets, (path, command)
+        makefile = f.read()
+    targets = set(re.findall(r"^([\w-]+):", makefile, flags=re.MULTILINE))
+    variables = set(re.findall(r"^([A-Z_]+) *\??=", makefile, flags=re.MULTILINE))
+    assignments = [w for w in words(command)[1:] if "=" in w]
+    assert {w.partition("=")[0] for w in assignments} <= variables, (path, command)
+    assert set(words(command)[1:]) - set(assignments) <= targets, (path, command)
 
 
 def parser_of(command: str):

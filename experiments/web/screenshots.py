@@ -70,10 +70,16 @@ def take_screenshots(out: Path, seed: int = 5) -> None:
             browser.close()
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.web.screenshots``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default="docs/images/web", help="folder of the pictures (default docs/images/web)")
     parser.add_argument("--seed", type=int, default=5, help="seed of the deals and the clicks (default 5)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     ns = parser.parse_args(argv)
     take_screenshots(Path(ns.out), ns.seed)
     return 0

@@ -45,6 +45,7 @@ from rummy_env.agents.registry import AGENT_SPECS
 
 from ..io import read_jsonl
 from ..options import add_option_argument, parse_env_options
+from ..usage import OneLineParser
 from .pages import links_message, lobby_page, replay_page, state_message, table_page
 from .replays import EVERY_CARD, replay_frame
 from .tables import SPECTATOR, TableError, Tables
@@ -210,7 +211,8 @@ async def send_updates(websocket: WebSocket, table, seat: int, wake: asyncio.Eve
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rummy-env serve", description="Serve the web card table: a lobby, "
+    """The parser of ``rummy-env serve`` / ``python -m rummy_env.experiments.web.server``."""
+    parser = OneLineParser(prog="rummy-env serve", description="Serve the web card table: a lobby, "
                                      "tables with people and bots, replays of games.jsonl.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this "
                         "machine only; 0.0.0.0 lets other machines join)")
@@ -254,5 +256,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # runs as `rummy-env serve`
+    from rummy_env.experiments.cli import run_as_command
+    sys.exit(run_as_command("serve"))
