@@ -288,6 +288,23 @@ class CardGameEnv(AECEnv):
         seat = agent if isinstance(agent, int) else self.agent_name_mapping[agent]
         return self.game.view(seat)
 
+    def prompt(self, agent: str | int) -> str:
+        """The text protocol's prompt for ``agent`` (name or seat), the seat to act: rules, situation,
+        legal moves, answer instruction (:mod:`rummy_env.text_protocol`); ``ValueError`` for a seat
+        that is not to act."""
+        from .text_protocol import prompt
+        return prompt(self.view(agent))
+
+    def parse_reply(self, agent: str | int, reply: str) -> int:
+        """The action id of the last ``[...]`` in ``agent``'s ``reply`` to :meth:`prompt`, read as
+        :meth:`text_to_action` reads; its ``ValueError`` for anything else. Legality is the mask's
+        business, as for any action id."""
+        from .text_protocol import parse_reply
+        if agent not in self.agent_name_mapping and agent not in range(len(self.possible_agents)):
+            raise ValueError(f"agent must be one of {self.possible_agents} or a seat "
+                             f"0..{len(self.possible_agents) - 1}, got {agent!r}")
+        return parse_reply(reply, self.text_to_action)
+
     def _game_or_template(self) -> Game:
         if self.game is None:
             self.reset()
