@@ -78,8 +78,8 @@ def situation(view: dict) -> str:
     return "\n".join(lines)
 
 
-def prompt(view: dict) -> str:
-    """The whole prompt for the seat to act, from its view (module docstring).
+def turn_text(view: dict) -> str:
+    """The prompt after the rules: situation, legal moves and the answer instruction.
 
     ``ValueError`` when the view's seat is not to act (its move list would be empty)."""
     legal = view.get("legal_actions") or []
@@ -87,13 +87,17 @@ def prompt(view: dict) -> str:
         to_play = "nobody, the game is over" if view.get("done") else f"player_{view.get('to_play')}"
         raise ValueError(f"player_{view.get('seat')} is not to act (to play: {to_play}): "
                          "prompts are for the seat to act")
-    lines = move_lines(view)
     return "\n\n".join([
-        RULES[game_of(view)],
         f"Your situation (you are player_{view['seat']}):\n{situation(view)}",
-        f"Legal moves ({len(legal)}):\n" + "\n".join(lines),
+        f"Legal moves ({len(legal)}):\n" + "\n".join(move_lines(view)),
         INSTRUCTION.format(example=legal[0]),
     ])
+
+
+def prompt(view: dict) -> str:
+    """The whole prompt for the seat to act, from its view (module docstring): the game's rules,
+    then :func:`turn_text`."""
+    return RULES[game_of(view)] + "\n\n" + turn_text(view)
 
 
 def parse_reply(reply: str, text_to_action) -> int:
