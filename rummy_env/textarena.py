@@ -98,8 +98,8 @@ class RummyTextArenaEnv(ta.Env):
 
     def _refuse(self, seat: int, error: str) -> None:
         self.errors += 1
-        self.state.game_info[seat]["invalid_move"] = True
         if self.errors > self.error_allowance:
+            self.state.game_info[seat]["invalid_move"] = True
             self.state.rewards = {pid: -1 if pid == seat else 0 for pid in range(self.state.num_players)}
             self._finish(f"Player {seat} made {self.errors} invalid moves in a row: {error}")
             return
