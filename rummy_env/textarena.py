@@ -17,6 +17,8 @@ offender and 0 for the others. At a normal end the seats with the highest episod
 """
 from __future__ import annotations
 
+import dataclasses
+
 import textarena as ta
 from textarena.envs.registration import register_with_versions
 from textarena.wrappers import ActionFormattingWrapper
@@ -54,7 +56,7 @@ class RummyTextArenaEnv(ta.Env):
         """Deal a new game for ``num_players`` (``ValueError`` for a count the game does not allow)."""
         self.raw = make_raw_env(self.game, **self.options)
         if len(self.raw.possible_agents) != num_players:
-            if not hasattr(self.raw.options, "num_players"):
+            if "num_players" not in {f.name for f in dataclasses.fields(self.raw.options)}:
                 raise ValueError(f"{self.game} is played by exactly {len(self.raw.possible_agents)} players, "
                                  f"got num_players={num_players!r}")
             self.raw = make_raw_env(self.game, num_players=num_players, **self.options)

@@ -33,10 +33,10 @@ ILLEGAL = "[layoff AS @16]"
 
 
 def rule_move(prompt: str, rng: random.Random) -> str:
-    """One of the prompt's legal moves; I Doubt It's grouped line stands for a play of one of the
-    ranks it says the hand holds."""
+    """One of the legal moves of the prompt's last move list; I Doubt It's grouped line stands for a
+    play of one of the ranks it says the hand holds."""
     moves = []
-    for line in MOVE_LINE.findall(prompt):
+    for line in MOVE_LINE.findall(prompt.rpartition("Legal moves (")[2]):  # the latest list
         held = HELD.search(line)
         moves.append(f"play {rng.choice(held.group(1).split(', '))[0]}" if held else line)
     return rng.choice(moves) if moves else ""
@@ -64,7 +64,7 @@ class RuleServer(ThreadingHTTPServer):
             return self.script.pop(0) if self.script else "rule"
 
     def start(self) -> "RuleServer":
-        threading.Thread(target=self.serve_forever, daemon=True).start()
+        threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         return self
 
     def stop(self) -> None:
@@ -86,7 +86,8 @@ class _Handler(BaseHTTPRequestHandler):
         mode = self.server.next_mode()
         with self.server.lock:
             self.server.requests.append((mode, messages))
-            move = rule_move(messages[0]["content"] if messages else "", self.server.rng)
+            prompt = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
+            move = rule_move(prompt, self.server.rng)
         if mode in ("500", "429"):
             return self._send(int(mode), {"error": {"message": f"injected {mode}", "type": "server_error"}})
         if mode == "slow":
