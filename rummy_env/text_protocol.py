@@ -8,7 +8,7 @@ reply)`` in :mod:`rummy_env.base`). A prompt holds, in this order:
    :func:`rummy_env.render.view_text` (hand, melds, piles, hand sizes, scores, the game's state) and
    the recent public events, oldest first;
 3. the legal moves, one per line, ``- <canonical move text>``; I Doubt It's plays, which can run to
-   almost 2,000 texts, are one line (:func:`move_lines`);
+   thousands of texts, are one line, and Ginny-O's placements one line per square (:func:`move_lines`);
 4. the instruction to answer with one move in square brackets (:data:`INSTRUCTION`).
 
 A reply's move is its last ``[...]``, read as ``text_to_action`` reads (any order, any case), so a
@@ -58,13 +58,28 @@ def play_line(plays: list[str], hand: list[str]) -> str:
             f"as you hold it (you hold {holding}), e.g. [{fewest}]")
 
 
+def place_lines(places: list[str]) -> list[str]:
+    """Ginny-O's ``place <tile> at <square>`` texts as one line per square listing its tiles (a
+    joker with each card it may stand for, GO-17, GO-43), squares in order of first appearance."""
+    tiles: dict[str, list[str]] = {}
+    for text in places:
+        _, tile, _, square = text.split()
+        tiles.setdefault(square, []).append(tile)
+    return [f"- place <tile> at {square}, <tile> one of: {' '.join(ts)}" for square, ts in tiles.items()]
+
+
 def move_lines(view: dict) -> list[str]:
-    """The legal moves of the seat to act as prompt lines, in action-id order: ``- <text>`` each, or
-    for I Doubt It's plays one line from :func:`play_line`."""
+    """The legal moves of the seat to act as prompt lines, in action-id order: ``- <text>`` each,
+    except I Doubt It's plays, one line from :func:`play_line`, and Ginny-O's placements, a line per
+    square from :func:`place_lines` (either can run to hundreds or thousands of texts)."""
     legal = view["legal_actions"]
-    if game_of(view) == "i_doubt_it":
+    game = game_of(view)
+    if game == "i_doubt_it":
         plays, others = grouped_plays(legal)
         return [f"- {t}" for t in others] + ([play_line(plays, view["hand"])] if plays else [])
+    if game == "ginny_o":
+        places = [t for t in legal if t.startswith("place ")]
+        return [f"- {t}" for t in legal if not t.startswith("place ")] + place_lines(places)
     return [f"- {t}" for t in legal]
 
 

@@ -28,17 +28,22 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MOVE_LINE = re.compile(r"^- (.+)$", re.MULTILINE)
 HELD = re.compile(r"^play <ranks>:.*\(you hold ([^)]+)\)")
+PLACE = re.compile(r"^place <tile> at (\w+), <tile> one of: (.+)$")
 GARBAGE = "I would rather not say."
 ILLEGAL = "[layoff AS @16]"
 
 
 def rule_move(prompt: str, rng: random.Random) -> str:
     """One of the legal moves of the prompt's last move list; I Doubt It's grouped line stands for a
-    play of one of the ranks it says the hand holds."""
+    play of one of the ranks it says the hand holds, a Ginny-O square's line for one of its tiles."""
     moves = []
     for line in MOVE_LINE.findall(prompt.rpartition("Legal moves (")[2]):  # the latest list
-        held = HELD.search(line)
-        moves.append(f"play {rng.choice(held.group(1).split(', '))[0]}" if held else line)
+        held, place = HELD.search(line), PLACE.search(line)
+        if held:
+            line = f"play {rng.choice(held.group(1).split(', '))[0]}"
+        elif place:
+            line = f"place {rng.choice(place.group(2).split())} at {place.group(1)}"
+        moves.append(line)
     return rng.choice(moves) if moves else ""
 
 

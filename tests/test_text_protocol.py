@@ -35,7 +35,8 @@ def covered_by_play_line(text: str, line: str, hand: list[str]) -> bool:
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_legal_move_of_random_play_round_trips_through_its_prompt_line(game):
     """At every decision of a random game: the prompt states the rules, lists every legal move on a
-    line ``- <text>`` (or, for I Doubt It's plays, on the one play line that allows it), stays
+    line ``- <text>`` (or, for I Doubt It's plays, on the one play line that allows it, and for
+    Ginny-O's placements, on its square's line among its tiles), stays
     within PROMPT_LIMIT, and ``parse_reply`` of each move in brackets, as written and as a variant,
     gives its action id."""
     env = make_raw_env(game)
@@ -56,6 +57,10 @@ def test_every_legal_move_of_random_play_round_trips_through_its_prompt_line(gam
         for action, move in zip(legal, view["legal_actions"]):
             if move.startswith("play "):
                 assert covered_by_play_line(move, plays[0], view["hand"]), (move, plays)
+            elif move.startswith("place "):
+                _, tile, _, square = move.split()
+                line = next(l for l in lines if l.startswith(f"- place <tile> at {square}, "))
+                assert tile in line.split("one of: ")[1].split(), (move, line)
             else:
                 assert f"- {move}" in lines, move
             assert env.parse_reply(agent, f"I choose [{move}]") == action
