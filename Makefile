@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml
 ifneq ($(TORCH_CPU),)
 	$(BIN)/python -m pip install -q torch==2.13.0
 endif
-	$(BIN)/python -m pip install -q -e '.[train,dev,ray]'
+	$(BIN)/python -m pip install -q -e '.[train,dev,ray,llm,textarena]'
 	touch $@
 
 demo: setup
