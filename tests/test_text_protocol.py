@@ -114,12 +114,15 @@ def test_a_long_reply_without_a_move_is_shortened_in_the_error():
     assert len(str(got.value)) < 400
 
 
-def test_only_the_seat_to_act_gets_a_prompt():
+def test_only_the_seat_to_act_gets_a_prompt_and_an_unknown_agent_none():
     env = make_raw_env("rummy")
     env.reset(seed=5600004)
     other = next(a for a in env.possible_agents if a != env.agent_selection)
     with pytest.raises(ValueError, match=rf"{other} is not to act"):
         env.prompt(other)
+    for bad in ("player_7", 2, -1, True, None):
+        with pytest.raises(ValueError, match="agent must be one of"):
+            env.prompt(bad)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
