@@ -17,7 +17,7 @@ $(VENV)/.installed: pyproject.toml
 ifneq ($(TORCH_WHEELS),)
 	$(BIN)/python -m pip install -q --find-links $(TORCH_WHEELS) torch==$(TORCH_VERSION)
 endif
-	$(BIN)/python -m pip install -q -e '.[train,dev,ray,web]'
+	$(BIN)/python -m pip install -q -e '.[train,dev,ray,web,llm,textarena]'
 	touch $@
 
 demo: setup

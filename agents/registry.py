@@ -19,6 +19,9 @@ Specs:
   ``preset=none`` starts from the agent's own defaults.
 - ``ppo:PATH``: a trained policy, ``rummy_env.agents.ppo_agent.load_ppo_agent(PATH, game)`` (torch is imported
   only then).
+- ``llm:model=NAME[:base_url=URL][:temperature=T][:retries=N][:timeout=S][:fallback=heuristic|random]``:
+  any OpenAI-compatible chat model through the text protocol, :class:`rummy_env.agents.llm.LLMAgent`
+  (:func:`rummy_env.agents.llm.parse_llm_spec`; the ``llm`` extra); bound like ``ismcts``.
 - ``ppo``: the game's committed best policy, ``checkpoints/<game>/policy_fp16.pt`` of the repository,
   or with the env's options the committed one trained on them (Contract Rummy under its default
   rules: ``checkpoints/contract_rummy/default_rules/policy_fp16.pt``;
@@ -45,7 +48,7 @@ HEURISTICS = {
     "ginny_o": ("rummy_env.agents.heuristic_ginny_o", "GinnyOHeuristic"),
 }
 
-AGENT_SPECS = ("random", "heuristic", "ismcts[:N]", "pimc[:W]", "ppo[:PATH]")
+AGENT_SPECS = ("random", "heuristic", "ismcts[:N]", "pimc[:W]", "ppo[:PATH]", "llm:model=NAME[:...]")
 
 
 def heuristic_class(game: str) -> type[Agent]:
@@ -82,6 +85,10 @@ def check_agent_spec(spec: str, game: str) -> None:
         from .pimc import PIMCAgent, parse_pimc_spec
         PIMCAgent(key, **parse_pimc_spec(resolve_spec(spec, key)))
         return
+    if spec.startswith("llm:"):
+        from .llm import LLMAgent, parse_llm_spec
+        LLMAgent(key, **parse_llm_spec(spec))
+        return
     if spec == "ppo":
         from .ppo_agent import committed_checkpoint
         committed_checkpoint(key)
@@ -111,6 +118,9 @@ def make_agent(spec: str, game: str, options: dict | None = None) -> Agent:
     if spec == "pimc" or spec.startswith("pimc:"):
         from .pimc import PIMCAgent, parse_pimc_spec
         return PIMCAgent(key, **parse_pimc_spec(resolve_spec(spec, key)))
+    if spec.startswith("llm:"):
+        from .llm import LLMAgent, parse_llm_spec
+        return LLMAgent(key, **parse_llm_spec(spec))
     from .ppo_agent import committed_checkpoint, load_ppo_agent
     return load_ppo_agent(committed_checkpoint(key, options) if spec == "ppo" else spec[4:], key, options=options)
 

@@ -260,8 +260,13 @@ def _play_chunk(game: str, options: dict, specs: tuple[str, ...], labels: list[s
             result = play_game(env, seat_agents, env_seed, seeds)
         except Exception as e:  # name the game so it can be reproduced; the cause's type too
             cause = "" if isinstance(e, ValueError) else f"{type(e).__name__}: "
-            raise TournamentError(f"{game} game {index} (env seed {env_seed}, seats "
-                                  f"{[labels[a] for a in seating]}): {cause}{e}") from e
+            # the games played so far are returned with it, so the log keeps them (collect raises)
+            records.append({"index": index, "failure": f"{game} game {index} (env seed {env_seed}, seats "
+                                                       f"{[labels[a] for a in seating]}): {cause}{e}"})
+            return records
+        decisions = [d for agent in seat_agents if hasattr(agent, "pop_decisions") for d in agent.pop_decisions()]
+        if decisions:  # language-model agents (rummy_env.agents.llm): prompts, replies, tokens, latency
+            result["decisions"] = decisions
         records.append({
             "index": index, "game": game, "env": f"{game}_v0", "options": options,
             "seed": env_seed, "deal": deal, "rotation": rotation,
@@ -441,6 +446,44 @@ def summarize(records: list[dict], labels: list[str], specs: list[str], num_seat
     return out
 
 
+LLM_COUNTS = ("decisions", "invalid_replies", "fallbacks", "prompt_tokens", "completion_tokens", "latency_s")
+"""What the summary sums per language-model agent (:func:`add_llm_usage`)."""
+
+
+def llm_usage(record: dict) -> list[list[float] | None]:
+    """Per seat of a logged game, the :data:`LLM_COUNTS` of its language-model decisions (None for a
+    seat without any)."""
+    usage: list[list[float] | None] = [None] * len(record["seating"])
+    for d in record["decisions"]:
+        counts = usage[d["seat"]] or [0] * len(LLM_COUNTS)
+        usage[d["seat"]] = [c + x for c, x in zip(counts, (1, d["invalid_replies"], int(d["fallback"]),
+                                                          d["prompt_tokens"], d["completion_tokens"],
+                                                          d["latency_s"]))]
+    return usage
+
+
+def add_llm_usage(summary: list[dict], records: list[dict]) -> None:
+    """Add ``llm`` (the :data:`LLM_COUNTS` summed over its seats, and the mean latency per decision)
+    to the summary row of every agent that made language-model decisions."""
+    totals: dict[int, list[float]] = {}
+    for rec in records:
+        for a, counts in zip(rec["agent_index"], rec.get("llm_usage") or []):
+            if counts is not None:
+                totals[a] = [t + c for t, c in zip(totals.get(a, [0] * len(LLM_COUNTS)), counts)]
+    for a, counts in totals.items():
+        usage = dict(zip(LLM_COUNTS, counts))
+        usage["mean_latency_s"] = usage["latency_s"] / usage["decisions"]
+        summary[a]["llm"] = usage
+
+
+def llm_lines(summary: list[dict]) -> list[str]:
+    """One line per language-model agent: decisions, invalid replies, fallbacks, tokens, latency."""
+    return [f"{s['agent']}: {u['decisions']} decisions, {u['invalid_replies']} invalid replies, "
+            f"{u['fallbacks']} fallback moves, {u['prompt_tokens']} prompt + {u['completion_tokens']} "
+            f"completion tokens, {u['mean_latency_s']:.2f} s per decision"
+            for s in summary if (u := s.get("llm"))]
+
+
 # -- output ---------------------------------------------------------------------------------------
 CSV_FIELDS = ["game", "agent", "spec", "seat_games", "mean_reward", "mean_reward_lo", "mean_reward_hi",
               "win_share", "win_share_lo", "win_share_hi", "equal_share", "rating_mu", "rating_sigma",
@@ -567,21 +610,37 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
     waiting: dict[int, list[dict]] = {}  # finished chunks by first game index, not yet logged
     next_index = 0  # game index of the next record to log
 
+    log_started = False
+
+    def log(ready: list[dict]) -> None:
+        nonlocal log_started
+        if log_path is not None and ready:
+            if not log_started:
+                io.write_text(log_path, "")  # a fresh log (replacing a previous run's)
+                log_started = True
+            io.append_jsonl(log_path, ready)
+
     def collect(records: list[dict]) -> None:
         nonlocal steps, next_index
         waiting[records[0]["index"]] = records
         while next_index in waiting:
             ready = waiting.pop(next_index)
-            if log_path is not None:
-                if next_index == 0:
-                    io.write_text(log_path, "")  # a fresh log (replacing a previous run's)
-                io.append_jsonl(log_path, ready)
+            played = [r for r in ready if "failure" not in r]
+            log(played)
+            if len(played) < len(ready):  # a failed game: log every game played, then stop
+                for first in sorted(waiting):
+                    log([r for r in waiting[first] if "failure" not in r])
+                logged = f"; the games played are in {log_path}" if log_started else ""
+                raise TournamentError(ready[-1]["failure"] + logged)
             if on_records is not None:
                 on_records(ready)
             next_index += len(ready)
         for r in records:
-            steps += r["steps"]
-            kept.append({k: v for k, v in r.items() if k != "actions"})
+            if "failure" not in r:
+                steps += r["steps"]
+                kept.append({k: v for k, v in r.items() if k not in ("actions", "decisions")})
+                if "decisions" in r:
+                    kept[-1]["llm_usage"] = llm_usage(r)
 
     def keep_finished() -> str:
         """Append the finished chunks still waiting for an earlier one to the log; say where they are."""
@@ -604,6 +663,7 @@ def run_tournament(config: TournamentConfig, out_dir: str | os.PathLike | None =
     wall = time.perf_counter() - start
 
     summary = summarize(kept, labels, list(specs), num_seats, ci_seed=config.seed)
+    add_llm_usage(summary, kept)
     results = {
         "game": game, "env": f"{game}_v0", "options": options, "agents": list(specs), "labels": labels,
         "recipes": [resolve_spec(spec, game) for spec in specs], "seed": config.seed,
@@ -661,6 +721,7 @@ def describe(results: dict) -> str:
         f"{plural(results['workers'], 'worker')} ({results['backend']}), {results['wall_s']:.1f} s "
         f"({results['games_per_s']:.1f} games/s, {results['steps_per_s']:.0f} steps/s)",
         format_table(results["summary"]),
+        *llm_lines(results["summary"]),
         *([f"Ray start-up {results['ray_startup_s']:.1f} s (not in the games/s)"]
           if results["ray_startup_s"] is not None else []),
         f"win share: {WIN_RULE}; equal strength = {results['summary'][0]['equal_share']:.3f}",

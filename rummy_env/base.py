@@ -247,19 +247,22 @@ class CardGameEnv(AECEnv):
         or seat) cannot see is dealt again uniformly at random among the deals consistent with
         what it has seen (each engine's ``determinize`` says what is public). ``agent`` gets the
         same observation, view and legal actions; the same ``seed`` gives the same world."""
-        if isinstance(agent, str) and agent in self.agent_name_mapping:
-            seat = self.agent_name_mapping[agent]
-        elif isinstance(agent, (int, np.integer)) and not isinstance(agent, bool) and 0 <= agent < len(
-                self.possible_agents):
-            seat = int(agent)
-        else:
-            raise ValueError(f"agent must be one of {self.possible_agents} or a seat "
-                             f"0..{len(self.possible_agents) - 1}, got {agent!r}")
+        seat = self._seat_of(agent)
         rng = seeded_rng(seed)
         twin = self._copy_env()
         twin.game = self.game.determinize(seat, rng)
         twin.np_random = fresh_rng(rng)
         return twin
+
+    def _seat_of(self, agent: str | int) -> int:
+        """The seat of ``agent`` (name or seat); ``ValueError`` for anything else."""
+        if isinstance(agent, str) and agent in self.agent_name_mapping:
+            return self.agent_name_mapping[agent]
+        if isinstance(agent, (int, np.integer)) and not isinstance(agent, bool) and 0 <= agent < len(
+                self.possible_agents):
+            return int(agent)
+        raise ValueError(f"agent must be one of {self.possible_agents} or a seat "
+                         f"0..{len(self.possible_agents) - 1}, got {agent!r}")
 
     def _copy_env(self) -> "CardGameEnv":
         """A copy of this environment's own state, still sharing the game and the generator."""
@@ -291,6 +294,21 @@ class CardGameEnv(AECEnv):
             raise ValueError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)} "
                              f"(or seats 0..{len(self.possible_agents) - 1})")
         return self.game.view(int(seat))
+
+    def prompt(self, agent: str | int) -> str:
+        """The text protocol's prompt for ``agent`` (name or seat), the seat to act: rules, situation,
+        legal moves, answer instruction (:mod:`rummy_env.text_protocol`); ``ValueError`` for a seat
+        that is not to act."""
+        from .text_protocol import prompt
+        return prompt(self._game_or_template().view(self._seat_of(agent)))
+
+    def parse_reply(self, agent: str | int, reply: str) -> int:
+        """The action id of the last ``[...]`` in ``agent``'s ``reply`` to :meth:`prompt`, read as
+        :meth:`text_to_action` reads; its ``ValueError`` for anything else. Legality is the mask's
+        business, as for any action id."""
+        from .text_protocol import parse_reply
+        self._seat_of(agent)
+        return parse_reply(reply, self.text_to_action)
 
     def _game_or_template(self) -> Game:
         if self.game is None:

@@ -191,7 +191,7 @@ def test_entry_point_module_one_line_error_and_no_torch():
                            "--agents", "random,nobody"], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip() == ("rummy-env tournament: error: unknown agent 'nobody': choose one of "
-                                   "random, heuristic, ismcts[:N], pimc[:W], ppo[:PATH]")
+                                   "random, heuristic, ismcts[:N], pimc[:W], ppo[:PATH], llm:model=NAME[:...]")
     code = ("import sys, experiments, rummy_env.experiments.cli, rummy_env.experiments.tournament, rummy_env.experiments.replay, "
             "rummy_env.experiments.io, rummy_env.experiments.demo, rummy_env.agents.registry; print('torch' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
