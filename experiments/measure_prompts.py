@@ -45,11 +45,17 @@ def measure_game(game: str, games: int, first_seed: int) -> dict:
             "mean_chars": total / count, "most_legal_moves": most_moves, "most_move_lines": most_lines}
 
 
-def main(argv: list[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rummy_env.experiments.measure_prompts``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="random games per game (default 20)")
     parser.add_argument("--seed", type=int, default=5600000, help="deal seed of the first game")
     parser.add_argument("--out", help="write the results here as JSON")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, got {args.games}")
