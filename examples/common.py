@@ -31,14 +31,16 @@ def parse_args(description: str, steps: int) -> argparse.Namespace:
     return args
 
 
-def report(args: argparse.Namespace, library: str, policy: Policy, train_seconds: float, **extra) -> None:
-    """Evaluate ``policy`` and a random one on the same fresh deals; print and optionally write."""
+def report(args: argparse.Namespace, library: str, policy: Policy, train_seconds: float,
+           seat: int | str = "random") -> None:
+    """Evaluate ``policy`` (at ``seat``, an int or ``"random"``) and a random one on the same fresh
+    deals; print and optionally write."""
     record = {"library": library, "game": args.game, "options": OPTIONS[args.game], "train_steps": args.steps,
-              "train_seed": args.seed, "train_cpu_seconds": round(train_seconds, 1), **extra}
+              "train_seed": args.seed, "train_cpu_seconds": round(train_seconds, 1), "eval_seat": seat}
     if args.eval_games:
         start = time.process_time()
-        record["learner"] = win_share(args.game, policy, args.eval_games, EVAL_SEED, **OPTIONS[args.game])
-        record["random"] = win_share(args.game, random_policy(args.seed), args.eval_games, EVAL_SEED,
+        record["learner"] = win_share(args.game, policy, args.eval_games, EVAL_SEED, seat, **OPTIONS[args.game])
+        record["random"] = win_share(args.game, random_policy(args.seed), args.eval_games, EVAL_SEED, seat,
                                      **OPTIONS[args.game])
         record["eval_cpu_seconds"] = round(time.process_time() - start, 1)
     print(record)

@@ -1,7 +1,7 @@
 """Win share of a learned policy against random seats: the measure the RL-library recipes
 (``examples/``, ``docs/guides/rl_libraries.md``) report.
 
-The learner sits at a seat drawn from each deal seed; the other seats play uniformly random legal
+The learner sits at a given seat or one drawn from each deal seed; the other seats play uniformly random legal
 moves (:class:`rummy_env.gym_wrapper.SingleAgentEnv`). A game is a win when the learner's episode
 return is the single highest (Tongits: most chips won; I Doubt It: first out). Par is
 ``1 / num_players``; the interval is Wilson's 95% score interval.
@@ -38,9 +38,11 @@ def random_policy(seed: int) -> Policy:
     return lambda obs, mask: int(rng.choice(np.flatnonzero(mask)))
 
 
-def win_share(game: str, policy: Policy, games: int, first_seed: int, **options) -> dict:
-    """Play ``games`` episodes on deal seeds ``first_seed ..`` and count the learner's wins."""
-    env = SingleAgentEnv(game, seat="random", **options)
+def win_share(game: str, policy: Policy, games: int, first_seed: int, seat: int | str = "random",
+              **options) -> dict:
+    """Play ``games`` episodes on deal seeds ``first_seed ..`` with the learner at ``seat`` (an int,
+    or ``"random"``: drawn from each deal seed) and count its wins."""
+    env = SingleAgentEnv(game, seat=seat, **options)
     wins = 0
     for i in range(games):
         obs, info = env.reset(seed=first_seed + i)
