@@ -142,13 +142,24 @@ def test_credit_on_turn_sums_to_every_seat_return(game):
         assert credited == pytest.approx(returns), f"{game} seed {seed}"
 
 
+@pytest.mark.slow  # needs the clients extra, which `make test-slow` installs
 @pytest.mark.parametrize("wrapper", ["normalize_obs_v0", "frame_stack_v1"])
 @pytest.mark.parametrize("game", ["tongits", "i_doubt_it"])
 def test_supersuit_observation_wrappers_run_on_the_info_format(game, wrapper):
-    supersuit = pytest.importorskip("supersuit")
+    import supersuit
+
     env = getattr(supersuit, wrapper)(make_env(game, action_mask="info", **FAST[game]))
     steps = []
     random_play(env, 0, steps.append)
     assert steps
     obs = env.observe(env.possible_agents[0])
     assert env.observation_space(env.possible_agents[0]).contains(obs)
+
+
+def test_wilson_interval_matches_a_known_value_and_stays_in_zero_one():
+    from rummy_env.experiments.client_eval import wilson_interval
+
+    assert wilson_interval(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson_interval(20, 20)[1] == 1.0 and wilson_interval(0, 20)[0] == 0.0
+    with pytest.raises(ValueError, match="games"):
+        wilson_interval(0, 0)
