@@ -23,7 +23,7 @@ from common import OPTIONS, parse_args, report
 from rummy_env.registry import make_env
 
 LEARNER = "player_0"
-FRAMES_PER_BATCH = 1000
+FRAMES_PER_BATCH = 250
 """Env steps (all seats) per policy update."""
 ENTROPY_BONUS = 0.01
 
@@ -72,7 +72,7 @@ def main() -> None:
     learner = masked_actor(LEARNER, net, (LEARNER, "observation", "observation"))
     opponents = [masked_actor(g, UniformLogits(), (g, "action_mask")) for g in probe.group_map if g != LEARNER]
     policy = TensorDictSequential(learner, *opponents)
-    optimizer = torch.optim.Adam(net.parameters(), lr=3e-4)
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-3)
     collector = Collector(make, policy, frames_per_batch=FRAMES_PER_BATCH, total_frames=args.steps,
                                   auto_register_policy_transforms=False)
     start = time.process_time()

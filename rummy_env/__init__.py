@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 SUBMODULES = ("rummy_v0", "tongits_v0", "i_doubt_it_v0", "contract_rummy_v0", "ginny_o_v0", "registry",
-              "vector", "gym_wrapper", "base", "cards", "melds", "render")
+              "vector", "gym_wrapper", "wrappers", "base", "cards", "melds", "render")
 # PettingZoo registry id -> entry point (the module's ``env``).
 PETTINGZOO_IDS = {
     "rummy_env/Rummy-v0": "rummy_env.rummy_v0:env",
