@@ -35,6 +35,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .actions import check_action_id
+from .layout import ObservationLayout
 from .rng import copy_rng, fresh_rng, seeded_rng
 
 
@@ -133,7 +134,7 @@ class CardGameEnv(AECEnv):
         n = self.options.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_size, num_actions = self._sizes()
+        _, num_actions = self._sizes()
         self._num_actions = num_actions
         self.observation_box = self._observation_box()
         layout = self.observation_layout()
@@ -164,6 +165,10 @@ class CardGameEnv(AECEnv):
 
     def _sizes(self) -> tuple[int, int]:
         """(observation length, number of actions) for ``self.options``."""
+        raise NotImplementedError
+
+    def observation_layout(self) -> ObservationLayout:
+        """The observation's named parts for ``self.options``."""
         raise NotImplementedError
 
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> Game:
