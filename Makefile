@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 TORCH_WHEELS ?=
 TORCH_VERSION ?= 2.13.0
 
-.PHONY: setup demo test test-slow bench docs clean
+.PHONY: setup clients demo test test-slow bench docs clean
 
 setup: $(VENV)/.installed
 
@@ -26,7 +26,14 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest -n 2 -q
 
-test-slow: setup
+# The RL libraries the recipes in examples/ use (docs/guides/rl_libraries.md); the slow suite runs them.
+clients: $(VENV)/.clients
+
+$(VENV)/.clients: $(VENV)/.installed
+	$(BIN)/python -m pip install -q -e '.[clients]'
+	touch $@
+
+test-slow: setup clients
 	$(BIN)/python -m pytest -n 2 -q -m slow
 
 # Peers: RLCard and OpenSpiel in the project venv; PettingZoo 1.26.1 (the last with gin_rummy_v4)

@@ -8,7 +8,8 @@ The submodules load on first use (``rummy_env.tongits_v0`` works after ``import 
 
 With a PettingZoo that has a registry (``pettingzoo.register``, 1.27 on), importing the package
 registers the five games, e.g. ``pettingzoo.make("aec", "rummy_env/Tongits-v0", render_mode="ansi")``;
-see :data:`PETTINGZOO_IDS`.
+see :data:`PETTINGZOO_IDS`. It also registers the same ids with Gymnasium for the single-agent env
+(:mod:`rummy_env.gym_wrapper`), e.g. ``gymnasium.make("rummy_env/Tongits-v0", opponents="heuristic")``.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import re
 from pathlib import Path
 
 SUBMODULES = ("rummy_v0", "tongits_v0", "i_doubt_it_v0", "contract_rummy_v0", "ginny_o_v0", "registry",
-              "vector", "gym_wrapper", "base", "cards", "melds", "render")
+              "vector", "gym_wrapper", "wrappers", "base", "cards", "melds", "render")
 # PettingZoo registry id -> entry point (the module's ``env``).
 PETTINGZOO_IDS = {
     "rummy_env/Rummy-v0": "rummy_env.rummy_v0:env",
@@ -67,4 +68,16 @@ def _register_with_pettingzoo() -> None:
             pettingzoo.register("aec", env_id, entry_point=entry_point)
 
 
+def _register_with_gymnasium() -> None:
+    """Add the five games' single-agent envs to Gymnasium's registry (entry points as text)."""
+    import gymnasium
+
+    for env_id, entry_point in PETTINGZOO_IDS.items():
+        if env_id not in gymnasium.registry:
+            game = entry_point.split(":")[0].rsplit(".", 1)[1]
+            gymnasium.register(env_id, entry_point="rummy_env.agents.gym_env:single_agent_env",
+                               kwargs={"game": game})
+
+
 _register_with_pettingzoo()
+_register_with_gymnasium()

@@ -14,6 +14,14 @@ integers are ids). A refused step changes nothing at all: not the game, the agen
 ``last()`` (the pending reward included), rewards, terminations, truncations or infos. With
 ``illegal_action_penalty=True`` a masked-out id instead follows PettingZoo classic's
 convention: the offender gets -1, the others 0, and the episode ends.
+
+Observation formats (``action_mask`` option): ``"observation"`` (default, PettingZoo classic)
+observes ``{"observation": Box, "action_mask": int8}``; ``"info"`` observes the bare Box and puts
+the mask in ``infos[agent]["action_mask"]`` (so also in ``last()``'s info). In both the Box has the
+finite bounds of the game's named layout, the unbounded parts capped by :meth:`CardGameEnv._range_caps`;
+the parts a game names in ``clipped_parts`` can exceed their cap and are clipped into it.
+``max_cycles=N`` truncates every agent once ``N * num_players`` steps have been played (PettingZoo's
+``max_cycles``: N turns of every agent).
 """
 from __future__ import annotations
 
@@ -27,8 +35,12 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .actions import check_action_id
+from .layout import ObservationLayout
 from .rng import copy_rng, fresh_rng, seeded_rng
 
+
+ACTION_MASK_FORMATS = ("observation", "info")
+"""Values of the ``action_mask`` option: the mask in the observation Dict, or in the infos."""
 
 RESET_OPTIONS = ("deal", "options")
 """Keys ``reset(options=...)`` accepts: ``"deal"`` (a scenario, shared contract 1) and ``"options"``,
@@ -100,8 +112,14 @@ class CardGameEnv(AECEnv):
     reward_modes: tuple[str, ...] = ()
 
     def __init__(self, render_mode: str | None = None, reward_mode: str | None = None,
-                 illegal_action_penalty: bool = False, **options: Any):
+                 illegal_action_penalty: bool = False, action_mask: str = "observation",
+                 max_cycles: int | None = None, **options: Any):
         super().__init__()
+        if action_mask not in ACTION_MASK_FORMATS:
+            raise ValueError(f"action_mask {action_mask!r} is not one of {list(ACTION_MASK_FORMATS)}")
+        if max_cycles is not None and (not isinstance(max_cycles, (int, np.integer)) or isinstance(max_cycles, bool)
+                                       or max_cycles < 1):
+            raise ValueError(f"max_cycles must be None or an int >= 1, got {max_cycles!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if reward_mode is not None and reward_mode not in self.reward_modes:
@@ -110,17 +128,22 @@ class CardGameEnv(AECEnv):
             raise ValueError(f"illegal_action_penalty must be a bool, got {illegal_action_penalty!r}")
         self.render_mode = render_mode
         self.illegal_action_penalty = illegal_action_penalty
+        self.mask_in_info = action_mask == "info"
+        self.max_cycles = max_cycles
         self.options = self._make_options(reward_mode=reward_mode or self.reward_modes[0], **options)
         n = self.options.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_size, num_actions = self._sizes()
+        _, num_actions = self._sizes()
         self._num_actions = num_actions
+        self.observation_box = self._observation_box()
+        layout = self.observation_layout()
+        self._clipped = [(layout[name].slice, self.observation_box.low[layout[name].start],
+                          self.observation_box.high[layout[name].start]) for name in self.clipped_parts]
+        mask_space = spaces.Box(0, 1, (num_actions,), np.int8)
         self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(-np.inf, np.inf, (obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
-            })
+            a: self.observation_box if self.mask_in_info else spaces.Dict(
+                {"observation": self.observation_box, "action_mask": mask_space})
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
@@ -144,8 +167,37 @@ class CardGameEnv(AECEnv):
         """(observation length, number of actions) for ``self.options``."""
         raise NotImplementedError
 
+    def observation_layout(self) -> ObservationLayout:
+        """The observation's named parts for ``self.options``."""
+        raise NotImplementedError
+
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> Game:
         raise NotImplementedError
+
+    clipped_parts: tuple[str, ...] = ()
+    """Observation parts whose values can exceed their cap (e.g. chip totals): clipped into it."""
+
+    def _range_caps(self) -> dict[str, tuple[float, float]]:
+        """Finite (low, high) for every layout part whose declared range is unbounded, from the options."""
+        return {}
+
+    # -- observation bounds -----------------------------------------------------------------
+    def _observation_box(self) -> spaces.Box:
+        """The observation Box: the layout's ranges, unbounded ends replaced by :meth:`_range_caps`."""
+        layout = self.observation_layout()
+        low, high, _ = layout.bounds()
+        for name, (cap_low, cap_high) in self._range_caps().items():
+            low[layout[name].slice], high[layout[name].slice] = cap_low, cap_high
+        if not (np.isfinite(low).all() and np.isfinite(high).all()):
+            unbounded = sorted({layout.part_at(int(i)).name for i in np.flatnonzero(~np.isfinite(low + high))})
+            raise ValueError(f"{self.metadata['name']}: no finite cap for observation part(s) {unbounded}")
+        return spaces.Box(low.astype(np.float32), high.astype(np.float32), dtype=np.float32)
+
+    def clip_observation(self, obs: np.ndarray) -> np.ndarray:
+        """``obs`` (a game observation) with the ``clipped_parts`` clipped into their caps, in place."""
+        for part, low, high in self._clipped:
+            np.clip(obs[part], low, high, out=obs[part])
+        return obs
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -184,15 +236,30 @@ class CardGameEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
+        self.num_steps = 0
+        self.cycles_ended = False
+        if self.mask_in_info:
+            self._masks_to_infos()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
+    def _masks_to_infos(self) -> None:
+        """``infos[agent]["action_mask"]`` for every agent (``action_mask="info"``)."""
+        for agent in self.agents:
+            self.infos[agent] = {**self.infos[agent], "action_mask": self._action_mask(agent)}
+
+    def _action_mask(self, agent: str) -> np.ndarray:
+        """The agent's legal actions (a copy); all zeros when it is not its turn or the episode is over."""
         game = self.game
-        if seat == game.current_player and not game.done:
-            mask = game.legal_mask().copy()
-        else:
-            mask = np.zeros(self.action_spaces[agent].n, dtype=np.int8)
-        return {"observation": game.observation(seat), "action_mask": mask}
+        if self.agent_name_mapping[agent] == game.current_player and not game.done and not self.cycles_ended:
+            return game.legal_mask().copy()
+        return np.zeros(self._num_actions, dtype=np.int8)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
+        obs = self.game.observation(self.agent_name_mapping[agent])
+        if self._clipped:
+            self.clip_observation(obs)
+        if self.mask_in_info:
+            return obs
+        return {"observation": obs, "action_mask": self._action_mask(agent)}
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` for the agent to act; a refused action changes nothing (module docstring)."""
@@ -210,7 +277,9 @@ class CardGameEnv(AECEnv):
             for other in self.agents:
                 self.rewards[other] = -1.0 if other == agent else 0.0
                 self.terminations[other] = True
-            self.infos[agent] = {"illegal_action": game.action_to_text(a)}
+            if self.mask_in_info:
+                self._masks_to_infos()
+            self.infos[agent] = {**self.infos[agent], "illegal_action": game.action_to_text(a)}
             self._accumulate_rewards()
             return
         self._cumulative_rewards[agent] = 0.0
@@ -223,12 +292,17 @@ class CardGameEnv(AECEnv):
             for seat, other in enumerate(seats):
                 self.rewards[other] = float(rewards[seat])
                 self._cumulative_rewards[other] += float(rewards[seat])
-        if game.done:
-            ended = self.truncations if game.truncated else self.terminations
+        self.num_steps += 1
+        if not game.done and self.max_cycles is not None and self.num_steps >= self.max_cycles * len(seats):
+            self.cycles_ended = True
+        if game.done or self.cycles_ended:
+            ended = self.truncations if game.truncated or not game.done else self.terminations
             for other in seats:
                 ended[other] = True
         else:
             self.agent_selection = self.possible_agents[game.current_player]
+        if self.mask_in_info:
+            self._masks_to_infos()
         if self.render_mode == "human":
             self.render()
 

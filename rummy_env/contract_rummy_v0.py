@@ -109,6 +109,14 @@ class raw_env(CardGameEnv):
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> ContractRummyGame:
         return ContractRummyGame.new(self.options, rng, deal)
 
+    clipped_parts = ("scores",)
+
+    def _range_caps(self) -> dict[str, tuple[float, float]]:
+        """Card counts are at most the pack; penalty totals are capped at 50 (5,000 points) and clipped."""
+        pack = float(self.options.pack_size)
+        return {"pile_size": (0.0, pack), "stock_size": (0.0, pack), "hand_sizes": (0.0, pack),
+                "scores": (0.0, 50.0)}
+
 
 def env(**kwargs: Any):
     return wrap(raw_env(**kwargs))

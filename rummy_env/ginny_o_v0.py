@@ -90,6 +90,14 @@ class raw_env(CardGameEnv):
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> GinnyOGame:
         return GinnyOGame.new(self.options, rng, deal)
 
+    clipped_parts = ("groups", "scores")
+
+    def _range_caps(self) -> dict[str, tuple[float, float]]:
+        """Rack sizes are at most the tiles in play; group ids are capped at the tiles in play and
+        scores at +-10 (1,000 points), both clipped."""
+        tiles = float(self.options.num_tiles)
+        return {"groups": (0.0, tiles), "scores": (-10.0, 10.0), "rack_sizes": (0.0, tiles / 7)}
+
 
 def env(**kwargs):
     return wrap(raw_env(**kwargs))

@@ -24,6 +24,13 @@
   action text and why, state unchanged.
 * ``info`` carries ``action_mask`` (int8, a copy), ``seat`` and, at the episode end, ``returns``
   (every seat's episode return).
+* The observation space is the raw env's finite Box (``raw.observation_box``; clipped parts are
+  clipped, see :mod:`rummy_env.base`). Render modes: ``ansi``, ``human`` and ``rgb_array`` (the
+  learner's view). Episode caps are Gymnasium's: ``gymnasium.make(..., max_episode_steps=N)``;
+  the AEC-only options ``action_mask`` and ``max_cycles`` are refused.
+* Importing :mod:`rummy_env` registers ``rummy_env/<Name>-v0`` (the PettingZoo ids) with Gymnasium:
+  ``gymnasium.make("rummy_env/Tongits-v0", opponents="heuristic", **options)`` builds this env,
+  the opponents given as agent specs (:func:`rummy_env.agents.gym_env.single_agent_env`).
 """
 from __future__ import annotations
 
@@ -41,7 +48,7 @@ from .registry import game_module
 
 
 class SingleAgentEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(self, game: str | ModuleType = "rummy", opponents: list[Agent] | None = None,
                  seat: int | str = 0, render_mode: str | None = None,
@@ -51,6 +58,10 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if not isinstance(illegal_action_penalty, bool):
             raise ValueError(f"illegal_action_penalty must be a bool, got {illegal_action_penalty!r}")
+        aec_only = sorted({"action_mask", "max_cycles"} & set(options))
+        if aec_only:
+            raise ValueError(f"option(s) {aec_only} belong to the AEC env; the single-agent env's observation is "
+                             f"the Box with the mask in info, and gymnasium.make(..., max_episode_steps=N) caps it")
         self.raw = module.raw_env(**options)
         self.metadata = {**self.metadata, "name": self.raw.metadata["name"]}
         self.render_mode = render_mode
@@ -68,8 +79,8 @@ class SingleAgentEnv(gym.Env):
         if len(opponents) != n - 1:
             raise ValueError(f"opponents must list 1 or {n - 1} agents for {n} players, got {len(opponents)}")
         self.opponents = opponents
-        obs_size, num_actions = self.raw._sizes()
-        self.observation_space = spaces.Box(-np.inf, np.inf, (obs_size,), np.float32)
+        _, num_actions = self.raw._sizes()
+        self.observation_space = self.raw.observation_box
         self.action_space = spaces.Discrete(num_actions)
         self.game = None
         self.seat = 0 if seat == "random" else int(seat)
@@ -98,6 +109,9 @@ class SingleAgentEnv(gym.Env):
             return 0.0
         self._returns += rewards
         return float(rewards[self.seat])
+
+    def _observe(self) -> np.ndarray:
+        return self.raw.clip_observation(self.game.observation(self.seat))
 
     def _info(self) -> dict:
         info = {"action_mask": self._mask(), "seat": self.seat}
@@ -135,7 +149,7 @@ class SingleAgentEnv(gym.Env):
                 break
             if deal is not None:
                 raise ValueError("the deal ends before the learner's first turn")
-        return self.game.observation(self.seat), self._info()
+        return self._observe(), self._info()
 
     def step(self, action):
         if self.game is None:
@@ -151,7 +165,7 @@ class SingleAgentEnv(gym.Env):
             info = {"action_mask": np.zeros(self.action_space.n, np.int8), "seat": self.seat,
                     "illegal_action": text}
             self._ended = True
-            return game.observation(self.seat), -1.0, True, False, info
+            return self._observe(), -1.0, True, False, info
         reward = self._carry + self._add(game.step(a))
         self._carry = 0.0
         reward += self._play_opponents()
@@ -159,7 +173,7 @@ class SingleAgentEnv(gym.Env):
         truncated = game.done and game.truncated
         if self.render_mode == "human":
             self.render()
-        return game.observation(self.seat), reward, terminated, truncated, self._info()
+        return self._observe(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (sb3-contrib ``MaskablePPO``)."""
@@ -168,5 +182,8 @@ class SingleAgentEnv(gym.Env):
     def render(self):
         if self.render_mode is None or self.game is None:
             return None
+        if self.render_mode == "rgb_array":
+            from .render import view_to_rgb
+            return view_to_rgb(self.game.view(self.seat), self.metadata["name"])
         from .render import render_as_text
         return render_as_text(self.game.view(self.seat), self.render_mode)

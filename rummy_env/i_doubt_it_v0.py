@@ -121,6 +121,19 @@ class raw_env(CardGameEnv):
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> IDoubtItGame:
         return IDoubtItGame.new(self.options, rng, deal)
 
+    def _range_caps(self) -> dict[str, tuple[float, float]]:
+        """Exact bounds from the options: 4 cards of a rank per deck, 52 cards per deck, at most
+        ``max_plays`` plays (each with one window, so one doubt, pass or pickup per seat), at most
+        ``max_cards_per_play`` cards a play; nothing is clipped."""
+        o = self.options
+        cards, plays = 52.0 * o.num_decks, float(o.max_plays)
+        caps = dict.fromkeys(("hand", "own_pile", "known"), (0.0, 4.0 * o.num_decks))
+        caps.update(dict.fromkeys(("pile_size", "hand_sizes", "unknown_cards"), (0.0, cards)))
+        caps.update(dict.fromkeys(("plays", "plays_left", "plays_made", "doubts", "passes", "pickups",
+                                   "caught_lying"), (0.0, plays)))
+        caps.update(cards_played=(0.0, plays * o.max_cards_per_play), cards_picked_up=(0.0, plays * cards))
+        return caps
+
 
 def env(**kwargs: Any):
     """``raw_env`` behind PettingZoo's order-enforcing wrapper."""

@@ -97,6 +97,12 @@ class raw_env(CardGameEnv):
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> RummyGame:
         return RummyGame.new(self.options, rng, deal)
 
+    clipped_parts = ("scores",)
+
+    def _range_caps(self) -> dict[str, tuple[float, float]]:
+        """Scores are capped at 10 (ten times the target, or 1,000 points with no target) and clipped."""
+        return {"scores": (0.0, 10.0)}
+
 
 def env(**kwargs: Any):
     """The wrapped environment (PettingZoo classic's ``env()``)."""

@@ -96,6 +96,17 @@ class raw_env(CardGameEnv):
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> TongitsGame:
         return TongitsGame.new(self.options, rng, deal)
 
+    clipped_parts = ("chips", "turns")
+
+    def _range_caps(self) -> dict[str, tuple[float, float]]:
+        """Chip totals are capped at +-50 per hand of the match and completed turns at 100 (the
+        turn cap of ``discard_take_must_meld=False``), both clipped; the hand index is at most
+        ``hands_per_match`` (the value once the match is over), and hands per match, a constant, lies
+        in [1, max(hands_per_match, 2)] so that no entry has a zero-width range."""
+        hands = self.options.hands_per_match
+        return {"chips": (-50.0 * hands, 50.0 * hands), "hand_index": (0.0, hands),
+                "hands_per_match": (1.0, max(hands, 2.0)), "turns": (0.0, 100.0)}
+
 
 def env(**kwargs: Any):
     return wrap(raw_env(**kwargs))
