@@ -28,6 +28,8 @@ FAMILIES = (
                                 "game's recipe below, at W test worlds when W is given; keys screen, candidates, z, "
                                 "points, value, depth, base, claims, moves replace the recipe's"),
     ("...:preset=none", "an ismcts or pimc spec from the agent's own defaults instead of the recipe"),
+    ("llm:model=NAME[:KEY=VALUE...]", "an OpenAI-compatible chat model through the text protocol; keys base_url, "
+                                      "temperature, retries, timeout, fallback (the `llm` extra; docs/guides/llm.md)"),
 )
 """(spec, meaning) of each family of agent specs."""
 

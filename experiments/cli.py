@@ -59,7 +59,8 @@ def _forward(func: Callable, argv: list[str], prog: str) -> int:
 
 AGENTS_HELP = ("random, heuristic, ppo (the game's committed policy), ppo:PATH, ismcts[:N][:KEY=VALUE...] and "
                "pimc[:W][:KEY=VALUE...] (the game's best known search recipe, at N iterations or W worlds; "
-               "knobs written out replace the recipe's); `rummy-env agents` lists them with their cost")
+               "knobs written out replace the recipe's) and llm:model=NAME[:KEY=VALUE...] (a chat model); "
+               "`rummy-env agents` lists them with their cost")
 """What ``--agents`` and ``--opponents`` take, in their help."""
 
 
