@@ -335,8 +335,8 @@ class CardGameEnv(AECEnv):
         if isinstance(agent, (int, np.integer)) and not isinstance(agent, bool) and 0 <= agent < len(
                 self.possible_agents):
             return int(agent)
-        raise ValueError(f"agent must be one of {self.possible_agents} or a seat "
-                         f"0..{len(self.possible_agents) - 1}, got {agent!r}")
+        raise ValueError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)} "
+                         f"(or seats 0..{len(self.possible_agents) - 1})")
 
     def _copy_env(self) -> "CardGameEnv":
         """A copy of this environment's own state, still sharing the game and the generator."""
@@ -363,11 +363,7 @@ class CardGameEnv(AECEnv):
     def view(self, agent: str | int) -> dict:
         """Structured, information-safe view of ``agent`` (name or seat); ``ValueError`` naming the
         agents for anything else."""
-        seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else agent
-        if not isinstance(seat, (int, np.integer)) or not 0 <= seat < len(self.possible_agents):
-            raise ValueError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)} "
-                             f"(or seats 0..{len(self.possible_agents) - 1})")
-        return self.game.view(int(seat))
+        return self.game.view(self._seat_of(agent))
 
     def prompt(self, agent: str | int) -> str:
         """The text protocol's prompt for ``agent`` (name or seat), the seat to act: rules, situation,
