@@ -314,6 +314,7 @@ def _play_on_pool(workers: int, args: tuple, chunks: list[list], stall_timeout: 
     others = {p.pid for p in multiprocessing.active_children()}
     ours: dict[int, Any] = {}  # pid -> this pool's worker process
     playing: dict[int, tuple[int, int, float]] = {}  # a started chunk's first game -> (games done, pid, when)
+    collected: set[int] = set()  # first games of the chunks whose records are in (their late reports are stale)
     last_progress = time.monotonic()
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_pool_worker, initargs=(progress,))
     try:
@@ -328,7 +329,8 @@ def _play_on_pool(workers: int, args: tuple, chunks: list[list], stall_timeout: 
                     warnings.warn(event, stacklevel=1)  # the same text from several workers is shown once
                 else:
                     first, done, pid = event
-                    playing[first] = (done, pid, now)
+                    if first not in collected:  # a report can arrive after its chunk's result
+                        playing[first] = (done, pid, now)
                     last_progress = now
             for fut in finished:
                 if isinstance(fut.exception(), BrokenProcessPool):
@@ -337,6 +339,7 @@ def _play_on_pool(workers: int, args: tuple, chunks: list[list], stall_timeout: 
                     raise TournamentError(f"a worker process died (killed, or out of memory?); chunks in play: "
                                           f"{lost or 'none reported yet'}")
                 records = fut.result()
+                collected.add(records[0]["index"])
                 playing.pop(records[0]["index"], None)
                 last_progress = now
                 collect(records)

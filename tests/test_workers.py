@@ -141,3 +141,31 @@ def test_improve_workers_search_with_a_torch_value_after_the_parent_ran_torch():
                                "--workers", "2", "--teacher", "ismcts:2:rollout=heuristic:depth=2:value=ppo"])
     labels = improve.collect_all("rummy", {"reward_mode": "win_loss"}, args)
     assert len(labels.q) == 4
+
+
+def late_report_after_first_chunk(game, options, specs, labels, seed, tasks):
+    """``_play_chunk`` whose first chunk's last progress report reaches the driver after its result,
+    and whose other games each take a second, so the tournament outlives the stall timeout."""
+    import threading
+
+    if tasks[0][0] == 0:
+        records = tournament._play_chunk(game, options, specs, labels, seed, tasks)
+        threading.Timer(0.5, tournament._report, (0, len(records))).start()
+        return records
+    if not hasattr(tournament.play_game, "slowed"):  # once per worker process
+        quick_play = tournament.play_game
+
+        def play_slowly(*args):
+            time.sleep(1.0)
+            return quick_play(*args)
+        play_slowly.slowed = True
+        tournament.play_game = play_slowly
+    return tournament._play_chunk(game, options, specs, labels, seed, tasks)
+
+
+def test_a_report_arriving_after_its_chunk_finished_is_not_a_stall(monkeypatch, tmp_path):
+    monkeypatch.setattr(tournament, "_play_chunk", late_report_after_first_chunk)
+    config = TournamentConfig(game=GAME, agents=("random", "heuristic"), games=8, options=SHORT, workers=2,
+                              stall_timeout=2.5)
+    results = run_tournament(config, out_dir=tmp_path, progress=False)
+    assert len(_logged_indices(tmp_path / "games.jsonl")) == 8 and results["config"]["games"] == 8
