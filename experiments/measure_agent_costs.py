@@ -22,6 +22,7 @@ from rummy_env.agents.registry import make_agent
 from rummy_env.registry import GAMES, make_raw_env
 
 from . import io
+from .usage import count
 
 SPECS = ("random", "heuristic", "ppo", "ismcts", "pimc")
 
@@ -57,17 +58,14 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser of ``python -m rummy_env.experiments.measure_agent_costs``."""
     parser = argparse.ArgumentParser(prog="python -m rummy_env.experiments.measure_agent_costs",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--decisions", type=int, default=10, help="decisions timed per game and spec (default 10)")
+    parser.add_argument("--decisions", type=count("--decisions", 1), default=10, help="decisions timed per game and spec (default 10)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all)")
     parser.add_argument("--out", required=True, help="output JSON")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.decisions < 1:
-        parser.error(f"--decisions must be at least 1, got {args.decisions}")
+    args = build_parser().parse_args(argv)
     rows = []
     for game in args.games.split(","):
         options = PRESETS[game, "ismcts"].options

@@ -18,6 +18,7 @@ from rummy_env.registry import GAMES, make_raw_env
 from rummy_env.text_protocol import PROMPT_LIMIT, move_lines
 
 from . import io
+from .usage import count
 
 
 def measure_game(game: str, games: int, first_seed: int) -> dict:
@@ -48,17 +49,14 @@ def measure_game(game: str, games: int, first_seed: int) -> dict:
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``python -m rummy_env.experiments.measure_prompts``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=20, help="random games per game (default 20)")
+    parser.add_argument("--games", type=count("--games", 1), default=20, help="random games per game (default 20)")
     parser.add_argument("--seed", type=int, default=5600000, help="deal seed of the first game")
     parser.add_argument("--out", help="write the results here as JSON")
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be at least 1, got {args.games}")
+    args = build_parser().parse_args(argv)
     rows = [measure_game(game, args.games, args.seed) for game in GAMES]
     for row in rows:
         print(f"{row['game']:<15} largest {row['largest_chars']:>5} chars, mean {row['mean_chars']:7.0f}, "
