@@ -12,7 +12,8 @@ fall below by construction, the game's rule-based agent:
   head's outputs are read as Q-values and whose prior bonus is a fixed *gate* ``--gate`` (in return
   units, after ``--reward-scale``): the greedy move is ``argmax_a Q(s, a) + gate * [a = rule]``, so
   the agent leaves the rule-based move only where the network values another move more than the
-  gate above it. An untrained network (outputs near 0) is exactly the rule-based agent. With
+  gate above it. The network starts with every output 0 (:func:`start_at_zero`), so untrained it
+  is exactly the rule-based agent. With
   ``--prior-candidates K`` the moves are the rule-based agent's K best (its ranking), otherwise every
   legal move.
 * **Exploration around the gated policy.** A learner decision is the greedy gated move, or with
@@ -128,6 +129,18 @@ def q_values(net, inputs: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
     return q[np.argsort(rows, kind="stable")]
 
 
+def start_at_zero(net) -> None:
+    """Set the head's output to exactly 0 for every move (the untrained network is then the rule-based
+    agent for any gate above 0): the flat head's layer, or the factored head's piece and other-move
+    layers and its square keys (the square embeddings start at 0), so every output is 0 while each
+    zeroed weight still has a gradient."""
+    with torch.no_grad():
+        for layer in (net.policy_head, getattr(net, "piece_logit", None), getattr(net, "square_key", None)):
+            if layer is not None:
+                layer.weight.zero_()
+                layer.bias.zero_()
+
+
 def candidates(net, inputs: np.ndarray, mask: np.ndarray) -> list[np.ndarray]:
     """Each row's moves: the prior's K best (its input columns) or every legal one."""
     if net.prior_candidates:
@@ -157,6 +170,7 @@ class Trainer:
         self.net = start_network(self.key, self.options, vg.obs_size, vg.num_actions, args.hidden,
                                  args.conv_channels, head=args.head, factor_dim=args.factor_dim, prior="heuristic",
                                  prior_weight=args.gate, prior_candidates=args.prior_candidates)
+        start_at_zero(self.net)
         self.net.prior_logit.requires_grad_(False)  # the gate is fixed: Q is the head's output alone
         self.net.name = f"{self.key} DMC run {self.run_dir}"
         self.optimizer = torch.optim.Adam([p for p in self.net.parameters() if p.requires_grad],
