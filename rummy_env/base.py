@@ -458,7 +458,8 @@ class CardGameWrapper(BaseWrapper):
         self._stepped = True
 
     def step(self, action) -> None:
-        self._check_reset("step")
+        if not self._reset_done:
+            self._check_reset("step")
         self._stepped = True
         if self.env.agents:
             self.env.step(action)
@@ -466,7 +467,8 @@ class CardGameWrapper(BaseWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
 
     def last(self, observe: bool = True):
-        self._check_reset("last")
+        if not self._reset_done:
+            self._check_reset("last")
         return self.env.last(observe)
 
     def observe(self, agent: str):
