@@ -57,6 +57,7 @@ def agreement(game: str, options: dict, runs: list[str], decisions: int, seed: i
     mask = demos.mask(np.arange(len(demos.action)))
     forced = mask.sum(1).numpy() == 1
     env = make_raw_env(game, **options)
+    env.reset(seed=seed)  # the action texts need a game
     kind = np.array([env.action_to_text(int(a)).split()[0] for a in demos.action])
     results = {}
     for run in runs:
@@ -88,6 +89,7 @@ def departure_ranks(game: str, options: dict, net, decisions: int, seed: int, nu
         for s, agent in enumerate(row):
             agent.reset(s, seed + i)
     env = make_raw_env(game, **options)
+    env.reset(seed=seed)  # the action texts need a game
     counts: dict[str, dict[str, int]] = {}
     seen = 0
     while seen < decisions:
