@@ -717,3 +717,35 @@ def test_observation_layout():
     assert planes[12, 7, 7] == 1 and planes[14, 3, 3] == 1 and planes[14, 7, 7] == 0
     rack = obs[ginny_o_v0.OBS_BOARD_SIZE:ginny_o_v0.OBS_BOARD_SIZE + 53]
     assert rack[parse_card("5S")] == 1 and rack.sum() == 7
+
+
+@pytest.mark.parametrize("opts", [{"num_players": 2}, {"num_players": 3, "reshuffle_on_return": False}])
+def test_determinize_leaves_the_real_game_bit_identical(opts):
+    """``determinize`` writes nothing on the real game: every attribute, the pickle and the
+    generator's state are the same before and after several calls for every seat (the acting
+    one and the others), in the start, exchange and play phases (with tiles placed) through a
+    game; a step does change the snapshot."""
+    from tests.game_snapshot import changed, snapshot
+
+    game = GinnyOGame.new(Options(**opts), np.random.default_rng(5))
+    rng = np.random.default_rng(6)
+    seen = set()
+    for step in range(160):
+        if game.done:
+            break
+        position = game.phase + (" placed" if game.placed else "")
+        if step % 5 == 0 or position not in seen:
+            seen.add(position)
+            before = snapshot(game)
+            for seat in range(game.num_players):
+                for _ in range(3):
+                    game.determinize(seat, np.random.default_rng(int(rng.integers(1 << 30))))
+            assert changed(before, snapshot(game)) == [], (step, position, changed(before, snapshot(game)))
+        legal = np.flatnonzero(game.legal_mask())
+        action = int(legal[int(rng.integers(len(legal)))])
+        if legal[0] == 0 and rng.random() < 0.8:   # mostly draw (action 0), else exchanges stall the game
+            action = 0
+        before = snapshot(game)
+        game.step(action)
+        assert changed(before, snapshot(game))
+    assert {"start", "exchange", "play", "play placed"} <= seen, seen
