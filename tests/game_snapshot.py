@@ -36,3 +36,30 @@ def snapshot(game) -> dict:
 def changed(before: dict, after: dict) -> list[str]:
     """The attributes that differ (added, removed or changed) between two snapshots."""
     return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+
+
+def check_determinize_writes_nothing(game, rng: np.random.Generator, steps: int, check_here, variants=({},),
+                                     choose=None) -> list:
+    """Play up to ``steps`` random legal moves of ``game`` (``choose(legal, rng)`` picks one, else
+    uniformly); at each position where ``check_here(game, step)`` is true, call
+    ``game.determinize(seat, generator, **variant)`` for every seat and each of ``variants`` and
+    assert that the game's snapshot is unchanged; assert that each step does change it. Returns
+    the positions checked (``check_here``'s true values)."""
+    checked = []
+    for step in range(steps):
+        if game.done:
+            break
+        here = check_here(game, step)
+        if here:
+            checked.append(here)
+            before = snapshot(game)
+            for seat in range(game.num_players):
+                for variant in variants:
+                    game.determinize(seat, np.random.default_rng(int(rng.integers(1 << 30))), **variant)
+            assert changed(before, snapshot(game)) == [], (step, here, changed(before, snapshot(game)))
+        legal = np.flatnonzero(game.legal_mask())
+        action = choose(legal, rng) if choose else int(legal[int(rng.integers(len(legal)))])
+        before = snapshot(game)
+        game.step(action)
+        assert changed(before, snapshot(game)), step
+    return checked

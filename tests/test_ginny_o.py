@@ -725,27 +725,21 @@ def test_determinize_leaves_the_real_game_bit_identical(opts):
     generator's state are the same before and after several calls for every seat (the acting
     one and the others), in the start, exchange and play phases (with tiles placed) through a
     game; a step does change the snapshot."""
-    from tests.game_snapshot import changed, snapshot
+    from tests.game_snapshot import check_determinize_writes_nothing
 
     game = GinnyOGame.new(Options(**opts), np.random.default_rng(5))
-    rng = np.random.default_rng(6)
     seen = set()
-    for step in range(160):
-        if game.done:
-            break
+
+    def check_here(game, step):
         position = game.phase + (" placed" if game.placed else "")
         if step % 5 == 0 or position not in seen:
             seen.add(position)
-            before = snapshot(game)
-            for seat in range(game.num_players):
-                for _ in range(3):
-                    game.determinize(seat, np.random.default_rng(int(rng.integers(1 << 30))))
-            assert changed(before, snapshot(game)) == [], (step, position, changed(before, snapshot(game)))
-        legal = np.flatnonzero(game.legal_mask())
-        action = int(legal[int(rng.integers(len(legal)))])
-        if legal[0] == 0 and rng.random() < 0.8:   # mostly draw (action 0), else exchanges stall the game
-            action = 0
-        before = snapshot(game)
-        game.step(action)
-        assert changed(before, snapshot(game))
-    assert {"start", "exchange", "play", "play placed"} <= seen, seen
+            return position
+        return None
+
+    def choose(legal, rng):   # mostly draw (action 0): exchanges alone stall the game
+        return 0 if legal[0] == 0 and rng.random() < 0.8 else int(legal[int(rng.integers(len(legal)))])
+
+    checked = check_determinize_writes_nothing(game, np.random.default_rng(6), 160, check_here,
+                                               variants=({},) * 3, choose=choose)
+    assert {"start", "exchange", "play", "play placed"} <= set(checked), checked
