@@ -15,8 +15,8 @@ the kind it returned is taken to be the returned one (exact with one set of tile
 the other copy may have been the one drawn or placed).
 
 The unseen tiles of one position for one seat are worked out once and kept in a module-level
-cache keyed by the game (weakly), the seat and the position's place in the game, for a search that
-determinizes one position many times; nothing is written on the game.
+cache holding the last ones (their game held weakly, its position and the seat), for a search
+that determinizes one position many times; nothing is written on the game.
 """
 from __future__ import annotations
 
@@ -232,19 +232,23 @@ def unseen_tiles(game, seat: int) -> tuple[list[int], dict[int, int]]:
     return pool, sizes
 
 
-_UNSEEN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-"""game -> (position, seat, unseen pool, rack sizes, :class:`KnownPlaces`) of the last seat it
-was determinized for."""
+_LAST_UNSEEN: list = [None, None, None]
+"""The last unseen tiles worked out: [a weak reference to their game, the game's position and
+the seat, (unseen pool, other rack sizes, :class:`KnownPlaces`)]."""
 
 
 def _unseen(game, seat: int) -> tuple:
-    """The cached unseen pool, other rack sizes and known places of ``game``'s position for ``seat``."""
-    position = (game.turns, game.phase, len(game.placed), len(game.chosen), len(game.box))
-    entry = _UNSEEN.get(game)
-    if entry is None or entry[0] != position or entry[1] != seat:
+    """The unseen pool, other rack sizes and known places of ``game``'s position for ``seat``,
+    kept for the next call. A turn ends with ``turns`` raised; within one, a draw or exchange
+    changes the phase, box or choices and a placement the tiles placed, so no two positions of
+    one game share the key."""
+    ref, key, unseen = _LAST_UNSEEN
+    here = (game.turns, game.phase, len(game.placed), len(game.chosen), len(game.box), seat)
+    if ref is None or ref() is not game or key != here:
         pool, sizes = unseen_tiles(game, seat)
-        entry = _UNSEEN[game] = (position, seat, pool, sizes, known_places(game, seat, pool, sizes))
-    return entry[2:]
+        unseen = pool, sizes, known_places(game, seat, pool, sizes)
+        _LAST_UNSEEN[:] = weakref.ref(game), here, unseen
+    return unseen
 
 
 def determinize(game, seat: int, rng: np.random.Generator):

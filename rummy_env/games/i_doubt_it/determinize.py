@@ -2,8 +2,8 @@
 that keeps what a seat knows (DI-5, DI-20, DI-21).
 
 What a re-deal deals again in one position for one seat (:class:`Redeal`) is worked out once and
-kept in a module-level cache keyed by the game (weakly), its seat and how many moves the game has
-made, for a search that determinizes one position many times; nothing is written on the game.
+kept in a module-level cache holding the last one (its game held weakly, its position and seat),
+for a search that determinizes one position many times; nothing is written on the game.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import numpy as np
 from ...cards import NUM_CARDS
 from ...rng import copy_rng, fresh_rng
 from .moves import legal_mask
-from .observation import ST_DOUBTS, ST_PASSES, ST_PLAYS, hand_start, own_start
+from .observation import hand_start, own_start
 from .options import DOUBT_PHASE, MAX_EVENTS
 
 _CARD_IDS = range(NUM_CARDS)
@@ -101,22 +101,26 @@ class Redeal:
         self.changed = sorted({s for s in owner if s >= 0 and s != seat})
 
 
-_REDEALS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-"""game -> (moves made, :class:`Redeal`) of the last seat it was determinized for."""
+_LAST_REDEAL: list = [None, None, None]
+"""The last :class:`Redeal` worked out: [a weak reference to its game, the game's position
+(:func:`_position`), the re-deal]."""
 
 
-def _moves_made(game) -> int:
-    """Actions taken so far (each play or misclaim, doubt and pass is counted once in ``stats``)."""
-    return sum(st[ST_PLAYS] + st[ST_DOUBTS] + st[ST_PASSES] for st in game.stats)
+def _position(game) -> tuple[int, int, int]:
+    """Where ``game`` is in its line of play: plays made, phase and the doubt window's progress.
+    A play (or misclaim) raises the count, a pass moves the window on, and a doubt or the last
+    pass ends the window (back to the play phase), so no two positions of one game share these."""
+    return game.plays_made, game.phase, game.window_pos
 
 
 def _redeal(game, seat: int) -> Redeal:
-    """The cached :class:`Redeal` of ``game``'s position for ``seat``."""
-    moves = _moves_made(game)
-    entry = _REDEALS.get(game)
-    if entry is None or entry[0] != moves or entry[1].seat != seat:
-        entry = _REDEALS[game] = (moves, Redeal(game, seat))
-    return entry[1]
+    """The :class:`Redeal` of ``game``'s position for ``seat``, kept for the next call."""
+    ref, position, redeal = _LAST_REDEAL
+    here = _position(game)
+    if ref is None or ref() is not game or position != here or redeal.seat != seat:
+        redeal = Redeal(game, seat)
+        _LAST_REDEAL[:] = weakref.ref(game), here, redeal
+    return redeal
 
 
 def copy_game(game):
@@ -223,5 +227,6 @@ def determinize(game, seat: int, rng: np.random.Generator, truthful_claim: bool 
     g.hand_ranks = ranks.tolist()
     hand0 = hand_start(n)
     v[hand0:hand0 + 13 * n] = ranks.ravel()
-    g._mask = legal_mask(g)
+    if game.current_player != seat and game.phase != DOUBT_PHASE and not game.done:
+        g._mask = legal_mask(g)   # the acting hand was dealt again (else the mask stays)
     return g
