@@ -172,5 +172,5 @@ def redeal_ginny_o(game, seat, rng):
     if cp != seat and g.drew >= 0 and not g.racks[cp][g.drew] and sum(g.racks[cp]):
         g.drew = next(t for t in range(53) if g.racks[cp][t])
     g.rng = np.random.default_rng(int(rng.integers(2 ** 32)))
-    g._reset_caches()
+    g.state_changed()
     return g
