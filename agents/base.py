@@ -3,7 +3,7 @@ so that ``rummy_env`` never imports ``agents``), and the win rule that tournamen
 the search agents share."""
 from rummy_env.agent import Agent, RandomAgent
 
-__all__ = ["Agent", "RandomAgent", "win_credit"]
+__all__ = ["Agent", "RandomAgent", "rule_based_agents", "win_credit"]
 
 
 def win_credit(returns: list[float]) -> list[float]:
@@ -14,3 +14,15 @@ def win_credit(returns: list[float]) -> list[float]:
     winners = [r == best for r in returns]
     share = 1.0 / sum(winners)
     return [share if w else 0.0 for w in winners]
+
+
+def rule_based_agents(cls: type[Agent], num_seats: int, rng) -> list[Agent]:
+    """One rule-based agent (class ``cls``, see :func:`rummy_env.agents.registry.heuristic_class`) per
+    seat, each reset for its seat with a seed drawn from the generator ``rng``: the search agents'
+    rule-based seats."""
+    agents = []
+    for seat in range(num_seats):
+        agent = cls()
+        agent.reset(seat, int(rng.integers(2**31)))
+        agents.append(agent)
+    return agents

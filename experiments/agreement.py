@@ -24,8 +24,8 @@ import os
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import load_ppo_agent, masked_logits, with_prior
-from rummy_env.agents.registry import make_agent
+from rummy_env.agents.policy_net import masked_logits, with_prior
+from rummy_env.agents.registry import load_ppo_agent, make_agent
 from rummy_env.experiments import io
 from rummy_env.experiments.imitate import collect
 from rummy_env.experiments.options import add_option_argument, parse_env_options

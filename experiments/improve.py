@@ -65,8 +65,9 @@ from typing import ClassVar
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import policy_for_game, with_prior
-from rummy_env.agents.registry import check_agent_spec, heuristic_class, make_agent, rule_based_agents
+from rummy_env.agents.policy_net import with_prior
+from rummy_env.agents.registry import check_agent_spec, heuristic_class, make_agent, policy_for_game
+from rummy_env.agents.base import rule_based_agents
 from rummy_env.registry import game_key, make_raw_env
 from rummy_env.experiments import io
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record

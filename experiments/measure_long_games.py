@@ -78,7 +78,8 @@ def value_calibration(game: str, games: int, first_seed: int, path: str | None =
     import torch
 
     from rummy_env.agents.cutoff_value import ESTIMATES
-    from rummy_env.agents.ppo_agent import committed_checkpoint, load_ppo_agent
+    from rummy_env.agents.policy_checkpoint import committed_checkpoint
+    from rummy_env.agents.registry import load_ppo_agent
     path = committed_checkpoint(game) if path is None else path
     if path in ESTIMATES and ESTIMATES[path][0] != game:
         raise ValueError(f"--value {path} is {ESTIMATES[path][0]}'s estimate, not one for {game}")

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, load_ppo_agent, masked_distribution, masked_logits,
-                                        policy_for_game, policy_from_checkpoint)
+from rummy_env.agents.policy_checkpoint import CHECKPOINT_FORMAT, policy_from_checkpoint
+from rummy_env.agents.policy_net import masked_distribution, masked_logits
+from rummy_env.agents.registry import load_ppo_agent, policy_for_game
 from rummy_env.experiments import agreement, imitate, train_ppo as tp
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
 from rummy_env.games.ginny_o import ACTIONS, NUM_ACTIONS

@@ -324,7 +324,7 @@ def test_pimc_value_from_a_checkpoint_path():
     """``value=PATH`` scores cut-off rollouts with that checkpoint's value head: the committed
     policy's path decides exactly as ``value=ppo`` with the same seed; another game's checkpoint is
     refused."""
-    from rummy_env.agents.ppo_agent import committed_checkpoint
+    from rummy_env.agents.policy_checkpoint import committed_checkpoint
     path = committed_checkpoint("contract_rummy")
     env = make_raw_env("contract_rummy", **CONTRACT_RUMMY_VALUE_UNIT)
     choices = {}
@@ -420,7 +420,7 @@ def test_measure_long_games_one_game_with_another_value_head(tmp_path):
     head and times that spec only; ``--value`` without ``--only`` is refused."""
     import json
 
-    from rummy_env.agents.ppo_agent import committed_checkpoint
+    from rummy_env.agents.policy_checkpoint import committed_checkpoint
     from rummy_env.experiments import measure_long_games
     path = committed_checkpoint("i_doubt_it")
     out = tmp_path / "cost.json"

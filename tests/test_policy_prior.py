@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import torch
 
-from rummy_env.agents.ppo_agent import (PPOAgent, load_ppo_agent, masked_distribution, policy_for_game, prior_ids,
-                                        with_prior)
-from rummy_env.agents.registry import make_agent
+from rummy_env.agents.policy_net import masked_distribution, prior_ids, with_prior
+from rummy_env.agents.ppo_agent import PPOAgent
+from rummy_env.agents.registry import load_ppo_agent, make_agent, policy_for_game
 from rummy_env.experiments import train_ppo as tp
 from rummy_env.registry import make_raw_env
 from rummy_env.vector import VectorGames
@@ -68,7 +68,7 @@ def test_untrained_greedy_prior_policy_plays_the_rule_based_agents_moves(game):
 
 
 def _residual_agent(net, game: str, seat: int) -> PPOAgent:
-    agent = PPOAgent(net, game=game)
+    agent = PPOAgent(net, prior_agent=make_agent("heuristic", game))
     agent.reset(seat, 0)
     assert agent.uses_view
     return agent

@@ -11,8 +11,8 @@ import pytest
 import torch
 
 import rummy_env
-from rummy_env.agents.ppo_agent import check_layout, layout_record, load_ppo_agent
-from rummy_env.agents.registry import make_agent
+from rummy_env.agents.policy_checkpoint import check_layout, layout_record
+from rummy_env.agents.registry import load_ppo_agent, make_agent
 from rummy_env.experiments.tournament import TournamentConfig, run_tournament
 from rummy_env.registry import make_env, make_raw_env
 
