@@ -56,7 +56,7 @@ One search per decision, one tree over the acting seat's information sets:
   move's by more than ``z`` standard errors (Welch's difference of the two means over their own
   iterations). A search's departures are bets on its uniform worlds, which ignore what the
   opponents' play reveals; the gate keeps only those the search is sure of
-  (``experiments/decision_gain.py`` measures what they are worth in the real deal).
+  (``experiments/studies/decision_gain.py`` measures what they are worth in the real deal).
 - **Paired baseline** (``baseline=rule``): an iteration that chooses another root action than the
   rule-based move (as the gate defines it) also plays the rule-based move in a copy of the same
   world, with the same rollout policy and horizon, and backs up the difference of the two returns;
