@@ -12,7 +12,8 @@ import torch
 from rummy_env.agents.policy_checkpoint import CHECKPOINT_FORMAT, policy_from_checkpoint
 from rummy_env.agents.policy_net import masked_distribution, masked_logits
 from rummy_env.agents.registry import load_ppo_agent, policy_for_game
-from rummy_env.experiments.studies import agreement, imitate, train_ppo as tp
+from rummy_env.experiments import imitate, train_ppo as tp
+from rummy_env.experiments.studies import agreement
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
 from rummy_env.games.ginny_o import ACTIONS, NUM_ACTIONS
 from rummy_env.vector import VectorGames

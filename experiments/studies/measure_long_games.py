@@ -85,11 +85,11 @@ def value_calibration(game: str, games: int, first_seed: int, path: str | None =
 
     from rummy_env.agents.cutoff_value import ESTIMATES
     from rummy_env.agents.policy_checkpoint import committed_checkpoint
-    from rummy_env.agents.registry import load_ppo_agent
+    from rummy_env.agents.registry import heuristic_class, load_ppo_agent
     path = committed_checkpoint(game) if path is None else path
     if path in ESTIMATES and ESTIMATES[path][0] != game:
         raise ValueError(f"--value {path} is {ESTIMATES[path][0]}'s estimate, not one for {game}")
-    position_value = ESTIMATES[path][3] if path in ESTIMATES else None
+    position_value = heuristic_class(game).position_value if path in ESTIMATES else None
     net = None if position_value else load_ppo_agent(path, game, options=VALUE_UNITS[game]).net
     env = make_raw_env(game, **VALUE_UNITS[game])
     estimates, outcomes = [], []
