@@ -81,7 +81,7 @@ import numpy as np
 from rummy_env.registry import game_key
 from rummy_env.validate import check_choice, check_int, check_number
 
-from .base import Agent, rule_based_agents, win_credit
+from .base import Agent, InformationStateAgent, rule_based_agents, win_credit
 from .cutoff_value import CutoffValue
 
 ROLLOUTS = ("random", "heuristic")
@@ -108,12 +108,11 @@ class Node:
         self.children: dict[tuple[int, bytes], Node] = {}
 
 
-class ISMCTSAgent(Agent):
+class ISMCTSAgent(InformationStateAgent):
     """SO-ISMCTS with a budget of ``iterations`` and/or ``seconds`` per decision (module docstring)."""
 
     name = "ismcts"
     uses_view = False
-    uses_information_state = True
 
     def __init__(self, game: str, rule_class: type[Agent], iterations: int | None = DEFAULT_ITERATIONS,
                  seconds: float | None = None, rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0,
@@ -209,13 +208,8 @@ class ISMCTSAgent(Agent):
         self.prepared = True
 
     # -- deciding ---------------------------------------------------------------------------------
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
-        raise ValueError("ismcts decides from the seat's information state: call agent.act_on(env.information_state(seat))")
-
-    def act_on(self, state) -> int:
+    def decide(self, state) -> int:
         """The move for ``state`` (the seat's :class:`~rummy_env.information_state.InformationState`)."""
-        if state.seat != self.seat:
-            raise ValueError(f"ismcts plays seat {self.seat}, not seat {state.seat}")
         if not self.prepared:
             self.prepare(state)
         action_mask = state.action_mask()

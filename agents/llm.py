@@ -30,7 +30,7 @@ import numpy as np
 
 from rummy_env.text_protocol import parse_reply, prompt
 
-from .base import Agent
+from .base import Agent, InformationStateAgent
 
 FALLBACKS = ("heuristic", "random")
 REASK = "Your answer was not accepted: {error}. Answer with exactly one of the legal moves listed above, in square brackets."
@@ -40,11 +40,10 @@ class LLMServerError(RuntimeError):
     """The chat-completions server failed (HTTP error or timeout) after all retries."""
 
 
-class LLMAgent(Agent):
+class LLMAgent(InformationStateAgent):
     """Plays one seat by asking a chat model (module docstring)."""
 
     name = "llm"
-    uses_information_state = True
 
     def __init__(self, game: str, model: str, base_url: str | None = None, temperature: float = 0.0,
                  retries: int = 2, timeout: float = 60.0, fallback: str = "heuristic",
@@ -85,13 +84,8 @@ class LLMAgent(Agent):
         decisions, self.decisions = self.decisions, []
         return decisions
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
-        raise ValueError("llm answers the seat's information state: call agent.act_on(env.information_state(seat))")
-
-    def act_on(self, state) -> int:
+    def decide(self, state) -> int:
         """The model's move for ``state`` (the seat's :class:`~rummy_env.information_state.InformationState`)."""
-        if state.seat != self.seat:
-            raise ValueError(f"llm plays seat {self.seat}, not seat {state.seat}")
         view, action_mask = state.view(), state.action_mask()
         text = prompt(view)
         messages = [{"role": "user", "content": text}]

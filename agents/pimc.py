@@ -64,7 +64,7 @@ import numpy as np
 from rummy_env.registry import game_key
 from rummy_env.validate import check_choice, check_int, check_number
 
-from .base import Agent, rule_based_agents, win_credit
+from .base import Agent, InformationStateAgent, rule_based_agents, win_credit
 from .cutoff_value import CutoffValue
 
 DEFAULT_WORLDS = 16
@@ -81,12 +81,11 @@ CLAIMS = ("uniform", "truthful")
 """How worlds are dealt: uniformly, or believing a pending I Doubt It claim true when it can be."""
 
 
-class PIMCAgent(Agent):
+class PIMCAgent(InformationStateAgent):
     """The rule-based move, replaced by a searched one only when it is better with confidence."""
 
     name = "pimc"
     uses_view = True
-    uses_information_state = True
 
     def __init__(self, game: str, rule_class: type[Agent], worlds: int = DEFAULT_WORLDS, screen: int = DEFAULT_SCREEN,
                  candidates: int = DEFAULT_CANDIDATES, z: float = DEFAULT_Z, points: float = DEFAULT_POINTS,
@@ -158,13 +157,8 @@ class PIMCAgent(Agent):
         self.own_rule_agent.reset(self.seat)   # the rule-based agents draw nothing from their generator
         self.prepared = True
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
-        raise ValueError("pimc decides from the seat's information state: call agent.act_on(env.information_state(seat))")
-
-    def act_on(self, state) -> int:
+    def decide(self, state) -> int:
         """The move for ``state`` (the seat's :class:`~rummy_env.information_state.InformationState`)."""
-        if state.seat != self.seat:
-            raise ValueError(f"pimc plays seat {self.seat}, not seat {state.seat}")
         if not self.prepared:
             self.prepare(state)
         action_mask = state.action_mask()
