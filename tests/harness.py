@@ -26,6 +26,29 @@ def random_legal_action(mask: np.ndarray, rng: np.random.Generator) -> int:
     return int(legal[rng.integers(len(legal))])
 
 
+def attribute_snapshot(game) -> dict:
+    """Every attribute of ``game``, each pickled (a memoryview by the bytes it shows), and its
+    generator's state: two equal snapshots mean nothing on the game was written in between."""
+    snap = {name: bytes(value) if isinstance(value, memoryview) else pickle.dumps(value)
+            for name, value in vars(game).items()}
+    snap[" rng state"] = pickle.dumps(game.rng.bit_generator.state)
+    return snap
+
+
+def check_determinize_writes_nothing(game, rng: np.random.Generator, draws: int = 2) -> None:
+    """``draws`` determinizations for every seat of ``game`` leave every attribute of it (and
+    its generator) bit-identical. The legal mask is built first, as a search finds a position."""
+    game.legal_mask()
+    before = attribute_snapshot(game)
+    for seat in range(game.num_players):
+        for _ in range(draws):
+            game.determinize(seat, rng)
+    after = attribute_snapshot(game)
+    assert after.keys() == before.keys(), f"determinize added or removed {sorted(after.keys() ^ before.keys())}"
+    changed = sorted(name for name in before if before[name] != after[name])
+    assert not changed, f"determinize wrote {changed} on the real game"
+
+
 # Options of each game that keep episodes short, so that a few hundred steps see several end.
 SHORT_EPISODE_OPTIONS = {
     "rummy": {"max_rounds": 1, "max_turns": 12},

@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 
 
-from tests.harness import (check_hidden_information, check_roundtrips, play_random_games, run_pettingzoo_tests)
+from tests.harness import (check_determinize_writes_nothing, check_hidden_information, check_roundtrips, play_random_games,
+                           random_legal_action, run_pettingzoo_tests)
 from tests.redeals import redeal_rummy as redeal
 from rummy_env import rummy_v0
 from rummy_env.cards import BIT, CARD_TEXT, NUM_CARDS, cards_of, parse_card, parse_cards
-from rummy_env.games.rummy import HAND_SIZE, NUM_ACTIONS
+from rummy_env.games.rummy import HAND_SIZE, NUM_ACTIONS, Options, RummyGame
+from rummy_env.games.rummy.options import DRAW, PLAY
 from rummy_env.melds import classify, standard_catalogue
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -746,3 +748,21 @@ def test_view_and_render():
     assert v["events"][-1] == "player_0 melds 7C 7D 7S as @0"
     assert "7C 7D 7S" in env.render()
     json.dumps(v)
+
+
+@pytest.mark.parametrize("shuffle_turnover", [False, True])
+def test_determinize_leaves_the_real_game_bit_identical(shuffle_turnover):
+    """Determinizing every seat at positions of both phases, before and after a turnover (RM-24),
+    writes nothing on the game: every attribute and the generator's state stay bit-identical."""
+    rng = np.random.default_rng(5)
+    options = Options(shuffle_turnover=shuffle_turnover)
+    game = RummyGame.new(options, np.random.default_rng(5))
+    seen = set()
+    for step in range(700):
+        if step % 23 == 0 or (game.phase, bool(game.turned)) not in seen:
+            seen.add((game.phase, bool(game.turned)))
+            check_determinize_writes_nothing(game, rng)
+        game.step(random_legal_action(game.legal_mask(), rng))
+        if game.done:
+            game = RummyGame.new(options, np.random.default_rng(step))
+    assert seen == {(DRAW, False), (PLAY, False), (DRAW, True), (PLAY, True)}

@@ -11,10 +11,11 @@ import pytest
 
 from rummy_env import tongits_v0
 from rummy_env.cards import CARD_TEXT, POINTS, RANK_OF, SUIT_OF, cards_of, parse_card
-from rummy_env.games.tongits import NUM_ACTIONS, OBS_SIZE, TongitsGame, least_deadwood
+from rummy_env.games.tongits import (DRAW, MELD, NUM_ACTIONS, OBS_SIZE, PICKUP, RESPONSE, Options, TongitsGame,
+                                    least_deadwood)
 from rummy_env.melds import classify, standard_catalogue
-from tests.harness import (check_hidden_information, check_roundtrips, play_random_games, random_legal_action,
-                           run_pettingzoo_tests)
+from tests.harness import (check_determinize_writes_nothing, check_hidden_information, check_roundtrips,
+                           play_random_games, random_legal_action, run_pettingzoo_tests)
 from tests.redeals import TONGITS_REDEAL_CHANGES as REDEAL_CHANGES, redeal_tongits as redeal
 
 CATALOGUE = standard_catalogue(ace_high=False)
@@ -682,3 +683,22 @@ def test_two_hands_can_move_two_seats():
     act(env, "fold")
     act(env, "fold")
     assert env.game.chips == [0, 1, 6] and env.game.done
+
+
+def test_determinize_leaves_the_real_game_bit_identical():
+    """Determinizing every seat in all four phases (TG-6, TG-7, TG-8, TG-20), with and without
+    face-down secrets on the table, writes nothing on the game: every attribute and the
+    generator's state stay bit-identical (the re-deal memo lives in determinize.py)."""
+    rng = np.random.default_rng(8)
+    options = Options(hands_per_match=1)
+    game = TongitsGame.new(options, np.random.default_rng(8))
+    seen = set()
+    for step in range(3000):
+        kind = (game.phase, any(m[2] for m in game.melds))
+        if step % 17 == 0 or kind not in seen:
+            seen.add(kind)
+            check_determinize_writes_nothing(game, rng)
+        game.step(random_legal_action(game.legal_mask(), rng))
+        if game.done:
+            game = TongitsGame.new(options, np.random.default_rng(step))
+    assert {phase for phase, _ in seen} == {DRAW, PICKUP, MELD, RESPONSE} and (MELD, True) in seen
