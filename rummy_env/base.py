@@ -35,6 +35,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from .actions import check_action_id
+from .information_state import InformationState
 from .layout import ObservationLayout
 from .rng import copy_rng, fresh_rng, seeded_rng
 
@@ -335,6 +336,13 @@ class CardGameEnv(AECEnv):
         twin.game = self.game.determinize(seat, rng)
         twin.np_random = fresh_rng(rng)
         return twin
+
+    def information_state(self, agent: str | int) -> InformationState:
+        """What ``agent`` (name or seat) may know now, as one object (:mod:`rummy_env.information_state`):
+        what the search agents decide from; ``ValueError`` before ``reset``."""
+        if self.game is None:
+            raise ValueError("call reset() before information_state()")
+        return InformationState(self.game, self._seat_of(agent), self.options)
 
     def _seat_of(self, agent: str | int) -> int:
         """The seat of ``agent`` (name or seat); ``ValueError`` for anything else."""
