@@ -12,7 +12,7 @@ import torch
 
 pytest.importorskip("tqdm")
 
-from rummy_env.agents.ppo_agent import load_ppo_agent
+from rummy_env.agents.registry import load_ppo_agent
 from rummy_env.agents.registry import make_agent
 from rummy_env.experiments.train_dmc import Args, Trainer, q_values, train
 from rummy_env.registry import make_raw_env
