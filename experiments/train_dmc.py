@@ -8,12 +8,14 @@ state and a move, Q(s, a), and is fitted by mean-squared error to the Monte-Carl
 followed the move; the players act epsilon-greedily on Q. Two choices make it start from, and never
 fall below by construction, the game's rule-based agent:
 
-* **Gated moves.** The network is a residual :class:`~rummy_env.agents.ppo_agent.PolicyNet` whose
-  head's outputs are read as Q-values and whose prior bonus is a fixed *gate* ``--gate`` (in return
-  units, after ``--reward-scale``): the greedy move is ``argmax_a Q(s, a) + gate * [a = rule]``, so
+* **Gated moves.** The network is a residual :class:`~rummy_env.agents.policy_net.PolicyNet`:
+  Q(s, a) = V(s) + A(s, a), its value head's output plus its policy head's (a dueling network,
+  Wang et al. 2016), and its prior bonus is a fixed *gate* ``--gate`` (in return units, after
+  ``--reward-scale``): the greedy move is ``argmax_a Q(s, a) + gate * [a = rule]``, so
   the agent leaves the rule-based move only where the network values another move more than the
-  gate above it. The network starts with every output 0 (:func:`start_at_zero`), so untrained it
-  is exactly the rule-based agent. With
+  gate above it. The policy head starts with every output 0 (:func:`start_at_zero`), so untrained
+  it is exactly the rule-based agent; V learns the returns' mean from every move, so a move seldom
+  tried keeps Q(s, a) near V(s), the rule-based move's value, instead of near 0. With
   ``--prior-candidates K`` the moves are the rule-based agent's K best (its ranking), otherwise every
   legal move.
 * **Exploration around the gated policy.** A learner decision is the greedy gated move, or with
@@ -119,14 +121,15 @@ def build_parser():
 # Deep Monte-Carlo
 
 def q_values(net, inputs: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
-    """Q(s, a) for each row of the network's ``inputs`` and its move ``actions`` (the head's output,
-    without the gate): only those outputs of the head are computed."""
+    """Q(s, a) = V(s) + A(s, a) for each row of the network's ``inputs`` and its move ``actions``:
+    the value head's output plus the policy head's for that move (only those outputs of the head
+    are computed). The gated greedy move compares moves of one state, so it reads A alone."""
     obs, _ = net.split_prior(inputs)
     x, board_map = net.encode(obs)
     taken = torch.zeros(len(actions), net.config["num_actions"], dtype=torch.bool)
     taken[torch.arange(len(actions)), actions] = True
-    rows, _, q = net.legal_logits(x, board_map, taken)
-    return q[np.argsort(rows, kind="stable")]
+    rows, _, advantage = net.legal_logits(x, board_map, taken)
+    return net.value_head(x).squeeze(-1) + advantage[np.argsort(rows, kind="stable")]
 
 
 def start_at_zero(net) -> None:
