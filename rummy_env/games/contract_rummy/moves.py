@@ -407,20 +407,6 @@ def _swap_ok(g, c: int, hand: list, hand_size: int) -> bool:
     return False
 
 
-def _can_place(g, c: int, hand: list, hand_size: int) -> bool:
-    """CR-12 for a down seat: natural ``c`` can be laid off or swapped in as the table stands."""
-    for m in g.melds:
-        if c in m[3]:
-            return True
-    if c == JOKER:
-        return any(m[3] for m in g.melds)
-    if g.opts.joker_swap:
-        for m in g.melds:
-            if c in m[4] and _swap_ok(g, c, hand, hand_size):
-                return True
-    return False
-
-
 # ------------------------------------------------------------------ legal actions
 def legal_actions(g) -> list:
     """Legal action ids of ``current_player`` (unsorted)."""
@@ -443,20 +429,20 @@ def legal_actions(g) -> list:
         return out
     if g.phase == CONTRACT:
         return [g.A_MELD + i for i in _legal_melds(g)]
-    shapes = [m[1] for m in g.melds]
     banned = g.banned
     free = banned < 0 or hand[banned] < hand_size - 1  # no lay-off can leave only banned cards (CR-28)
+    shapes = None if free else [m[1] for m in g.melds]
     if g.phase == PLACE:
         first_layoff = g.A_LAY
         c = g.must
         if g.freed or c == JOKER:
             for k, m in enumerate(g.melds):
                 for x in m[3]:
-                    if _layoff_ok(g, k, NUM_CARDS + x, hand, hand_size, shapes):
+                    if free or _layoff_ok(g, k, NUM_CARDS + x, hand, hand_size, shapes):
                         out.append(first_layoff + 104 * k + NUM_CARDS + x)
             return out
         for k, m in enumerate(g.melds):
-            if c in m[3] and _layoff_ok(g, k, c, hand, hand_size, shapes):
+            if c in m[3] and (free or _layoff_ok(g, k, c, hand, hand_size, shapes)):
                 out.append(first_layoff + 104 * k + c)
         if g.opts.joker_swap:
             for k, m in enumerate(g.melds):
@@ -469,18 +455,26 @@ def legal_actions(g) -> list:
             first_layoff = g.A_LAY
             holds_joker = hand[52] > 0
             for k, m in enumerate(g.melds):
+                first = first_layoff + 104 * k
+                if free:
+                    for x in m[3]:
+                        if hand[x]:
+                            out.append(first + x)
+                    if holds_joker:
+                        out.extend([first + NUM_CARDS + x for x in m[3]])
+                    continue
                 for x in m[3]:
-                    if hand[x] and (free or _layoff_ok(g, k, x, hand, hand_size, shapes)):
-                        out.append(first_layoff + 104 * k + x)
-                    if holds_joker and (free or _layoff_ok(g, k, NUM_CARDS + x, hand, hand_size, shapes)):
-                        out.append(first_layoff + 104 * k + NUM_CARDS + x)
+                    if hand[x] and _layoff_ok(g, k, x, hand, hand_size, shapes):
+                        out.append(first + x)
+                    if holds_joker and _layoff_ok(g, k, NUM_CARDS + x, hand, hand_size, shapes):
+                        out.append(first + NUM_CARDS + x)
             if g.opts.joker_swap and not g.went_down:
                 for k, m in enumerate(g.melds):
                     for x in m[4]:
                         if hand[x] and _swap_ok(g, x, hand, hand_size):
                             out.append(g.A_SWAP + 52 * k + x)
     else:
-        out.extend(g.A_MELD + i for i in _legal_melds(g))
+        out.extend([g.A_MELD + i for i in _legal_melds(g)])
     present = g.present[seat]
     if 0 <= banned < NUM_CARDS:
         present &= ~BIT[banned]
@@ -499,30 +493,44 @@ def _deep_takes(g, seat: int) -> list:
     hand_size = g.hsize[seat]
     pile = g.pile
     out = []
-    if g.down[seat]:
+    if g.down[seat]:  # CR-12: the must-use card can be laid off or swapped in
+        fits, swappable = set(), set()
+        for m in g.melds:
+            fits.update(m[3])
+            swappable.update(m[4])
+        if not g.opts.joker_swap:
+            swappable = ()
         after = list(hand)
         after[pile[-1]] += 1
         for depth in range(2, len(pile) + 1):
             c = pile[-depth]
             after[c] += 1
-            if _can_place(g, c, after, hand_size + depth):
+            if c in fits or (c == JOKER and fits) or (c in swappable and _swap_ok(g, c, after, hand_size + depth)):
                 out.append(depth)
         return out
     cat = g.catalogue
     at_once = g.contract7_at_once
+    sets_left, runs_left = g.need_sets, g.need_runs
+    counts = list(hand)
+    with_pile = g.present[seat]
+    for c in pile:
+        counts[c] += 1
+        if c < NUM_CARDS:
+            with_pile |= BIT[c]
+    # the contract must be layable with the whole pile taken: _could_lay only gains from more cards
+    if not _could_lay(g, counts, with_pile, sets_left, runs_left):
+        return out
     if at_once:  # CR-17: all but one card of the hand must fit runs, even with the whole pile
-        with_pile = g.present[seat]
-        for c in pile:
-            if c < NUM_CARDS:
-                with_pile |= BIT[c]
-        jokers = min(hand[52] + pile.count(JOKER), g.num_jokers)
+        jokers = min(counts[52], g.num_jokers)
         if (g.present[seat] & ~cat.coverable(with_pile, jokers)).bit_count() > 1:
             return out
     counts = list(hand)
     counts[pile[-1]] += 1
-    sets_left, runs_left = g.need_sets, g.need_runs
     present = g.present[seat] | (BIT[pile[-1]] if pile[-1] < NUM_CARDS else 0)
     surplus = surplus_copies(counts) if at_once and g.multi_deck else 0
+    layable = False  # _could_lay so far (once true, true for every deeper take)
+    num_jokers = g.num_jokers
+    jokers = counts[52] if counts[52] < num_jokers else num_jokers
     for depth in range(2, len(pile) + 1):
         if at_once and hand_size + depth > 43:  # CR-17: three runs hold at most 42 cards
             break
@@ -533,12 +541,13 @@ def _deep_takes(g, seat: int) -> list:
             if at_once and surplus > 1:  # CR-9, CR-17: and taking more only adds copies
                 break
         if c == JOKER:
-            if _could_lay(g, counts, present, sets_left, runs_left) and _next_melds(
-                    g, counts, present, hand_size + depth, sets_left, runs_left, [], c, -1, True, []):
+            jokers = counts[52] if counts[52] < num_jokers else num_jokers
+            layable = layable or _could_lay(g, counts, present, sets_left, runs_left)
+            if layable and _next_melds(g, counts, present, hand_size + depth, sets_left, runs_left, [], c, -1,
+                                       True, []):
                 out.append(depth)
             continue
         present |= BIT[c]
-        jokers = _usable_jokers(g, counts)
         if at_once:
             # every card but one goes into a run (CR-17): the taken ones too
             if (present & ~cat.coverable(present, jokers)).bit_count() > 1:
@@ -554,9 +563,11 @@ def _deep_takes(g, seat: int) -> list:
         if runs_left and not possible:  # a run holding c: a window of min_run positions around it
             ranks = (present >> (13 * SUIT_OF[c])) & SUIT_MASK
             possible = cat.coverable_in_suit(ranks, jokers) >> r & 1
-        if possible and _could_lay(g, counts, present, sets_left, runs_left) and _next_melds(
-                g, counts, present, hand_size + depth, sets_left, runs_left, [], c, -1, True, []):
-            out.append(depth)
+        if possible:
+            layable = layable or _could_lay(g, counts, present, sets_left, runs_left)
+            if layable and _next_melds(g, counts, present, hand_size + depth, sets_left, runs_left, [], c, -1,
+                                       True, []):
+                out.append(depth)
     return out
 
 
