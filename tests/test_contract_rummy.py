@@ -1096,3 +1096,15 @@ def test_determinize_leaves_the_real_game_bit_identical():
                 checked += 1
             env.step(random_legal_action(obs["action_mask"], rng))
     assert checked >= 20 and phases >= {0, 3}, (checked, phases)
+
+
+def test_observed_penalty_totals_are_capped_at_50_and_never_below_0():
+    """The ``scores`` part shows penalty totals / 100 inside its box [0, 50] (CR-31): the game caps
+    them, so the environment clips nothing."""
+    env, game = start(make_deal(scores=[9000, 120, -40, 5000], to_play=1), deals=[1, 2])
+    part = env.observation_layout()["scores"].slice
+    for seat in range(4):
+        shown = game.observation(seat)[part]
+        expected = np.roll(np.array([50.0, 1.2, 0.0, 50.0], dtype=np.float32), -seat)
+        np.testing.assert_array_equal(shown, expected)
+    assert env.clipped_parts == ()

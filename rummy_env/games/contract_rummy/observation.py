@@ -11,6 +11,8 @@ from .options import Options
 
 TOP_CARDS = 8
 """Pile cards shown in order in the observation (deep takes, CR-11)."""
+SCORES_CAP = 50.0
+"""The most the observation shows of a penalty total / 100 (5,000 points), so it stays in its box."""
 
 
 def observation_layout(opts: Options) -> ObservationLayout:
@@ -34,7 +36,7 @@ def observation_layout(opts: Options) -> ObservationLayout:
         ("stock_size", 1, "0..inf", "cards in the stock"),
         ("down", n, "{0,1}", "seat is down (relative seats)"),
         ("hand_sizes", n, "0..inf", "cards in each hand"),
-        ("scores", n, "[0, inf]", "penalty totals / 100 (CR-31)"),
+        ("scores", n, "[0, 50]", "penalty totals / 100, at most 50 (5,000 points; CR-31)"),
         ("dealer", n, "{0,1}", "dealer one-hot (relative)"),
         ("contract_laid", 2, "0..3", "sets and runs of the contract laid this turn (CR-15)"),
         ("flags", 3, "{0,1}", "freed joker in hand (CR-23), went down this turn (CR-22), my turn"),
@@ -49,12 +51,11 @@ one-hot (runs, positions 1..14), suits present (sets), jokers, size/14."""
 
 def _move_one_hot(o, seen: list, k: int, i: int) -> None:
     """Move the single 1.0 that ``seen[k]`` remembers to index ``i`` of ``o`` (-1 = none)."""
-    if seen[k] != i:
-        if seen[k] >= 0:
-            o[seen[k]] = 0.0
-        if i >= 0:
-            o[i] = 1.0
-        seen[k] = i
+    if seen[k] >= 0:
+        o[seen[k]] = 0.0
+    if i >= 0:
+        o[i] = 1.0
+    seen[k] = i
 
 
 def init_observation(g, layout: ObservationLayout) -> None:
@@ -149,17 +150,12 @@ def new_seat_buffers(g) -> None:
 
 
 def observation(g, seat: int) -> np.ndarray:
-    """float32 vector (layout in ``contract_rummy_v0``) of what ``seat`` may know."""
+    """float32 vector (layout in ``contract_rummy_v0``) of what ``seat`` may know: a copy of its
+    buffer, brought up to date where the versions it shows are behind (hand, pile, table,
+    pick-ups, seldom-changing slices), the small slices rewritten (through memoryviews: cheaper
+    than numpy item writes)."""
     if g._obs is None:
         new_seat_buffers(g)
-    _bring_up_to_date(g, seat)
-    return g._obs[seat].copy()
-
-
-def _bring_up_to_date(g, seat: int) -> None:
-    """``seat``'s observation: its buffer is brought up to date where the versions it shows are
-    behind (hand, pile, table, pick-ups, seldom-changing slices); the small slices are rewritten
-    (through memoryviews: cheaper than numpy item writes)."""
     (o_pile, o_table, o_picked, o_must, o_banned, o_deal, o_contract, o_phase, o_size, o_down,
      o_laid, o_melds) = g._offsets
     n = g.num_players
@@ -206,11 +202,18 @@ def _bring_up_to_date(g, seat: int) -> None:
         for i in range(n):
             s = seat + i if seat + i < n else seat + i - n
             out[at + i] = 1.0 if g.down[s] else 0.0
-            out[at + 2 * n + i] = g.scores[s] / 100.0
+            score = g.scores[s] / 100.0
+            out[at + 2 * n + i] = SCORES_CAP if score > SCORES_CAP else (score if score > 0.0 else 0.0)
             out[at + 3 * n + i] = 1.0 if g.dealer == s else 0.0
-    _move_one_hot(out, seen, 5, o_must + g.must if g.must >= 0 else -1)
-    _move_one_hot(out, seen, 6, o_banned + g.banned if g.banned >= 0 else -1)
-    _move_one_hot(out, seen, 7, -1 if g.done else o_phase + g.phase)
+    must = o_must + g.must if g.must >= 0 else -1
+    if seen[5] != must:
+        _move_one_hot(out, seen, 5, must)
+    banned = o_banned + g.banned if g.banned >= 0 else -1
+    if seen[6] != banned:
+        _move_one_hot(out, seen, 6, banned)
+    phase = -1 if g.done else o_phase + g.phase
+    if seen[7] != phase:
+        _move_one_hot(out, seen, 7, phase)
     out[o_size] = len(g.pile)
     out[o_size + 1] = len(g.stock)
     at = o_down + n
@@ -228,4 +231,4 @@ def _bring_up_to_date(g, seat: int) -> None:
     out[at + 3] = g.went_down
     out[at + 4] = seat == g.current_player and not g.done
     out[at + 5] = g.turns / g.opts.max_turns_per_deal
-
+    return g._obs[seat].copy()
