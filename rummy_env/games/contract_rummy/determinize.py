@@ -36,7 +36,7 @@ def copy(game, rng):
     g.known = [row[:] for row in game.known]
     if game.from_new_stock is not None:
         g.from_new_stock = [row[:] for row in game.from_new_stock]
-    g.melds = [[m[0][:], m[1], m[2], m[3], m[4][:]] for m in game.melds]
+    g.melds = [[m[0][:], m[1], m[2], m[3], m[4][:], m[5]] for m in game.melds]
     g.hand_np = game.hand_np.copy()
     g.known_np = game.known_np.copy()
     g.pile_np = game.pile_np.copy()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import melds as ml
-from ...cards import ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, JOKER, NUM_CARDS, mask_of_counts
+from ...cards import ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, JOKER, NUM_CARDS, mask_of, mask_of_counts
 from . import determinize, moves, observation, serialisation, view
 from .actions import action_catalogue, discard_ids
 from .options import CONTRACT, CONTRACTS, DRAW, PHASES, PLACE, PLAY, Options, ml_pack, set_up_deal
@@ -22,7 +22,8 @@ class ContractRummyGame:
     Action ids (``contract_rummy_v0``): ``N`` is the pack size, ``M`` the meld slots (3 per seat);
     ``A_DISC``, ``A_MELD``, ``A_LAY`` and ``A_SWAP`` are the first ids of ``discard``, ``meld``,
     ``layoff`` and ``swap``. A meld on the table is a list ``[pieces, shape, owner, cards that fit
-    it, cards its swappable jokers stand for]`` (:meth:`_add_meld`).
+    it, cards its swappable jokers stand for, the bitmask of the cards that fit it]``
+    (:meth:`_add_meld`).
 
     State: ``hands`` and ``known`` (per seat, card counts held and publicly picked up, CR-6),
     ``hsize``, ``stock`` (top last), ``pile`` (top last), ``melds``, ``down``, ``scores``; the turn:
@@ -111,8 +112,10 @@ class ContractRummyGame:
     def _add_meld(self, pieces: list, shape, owner: int) -> None:
         """Put a meld on the table (CR-15): its pieces, shape, owner, the cards that may be laid off
         on it (CR-18, CR-19) and, for a run, the cards its jokers stand for (swappable, CR-22)."""
-        self.melds.append([list(pieces), shape, owner, tuple(ml.layoff_cards(shape, True)),
-                           [p - NUM_CARDS for p in pieces if p >= NUM_CARDS] if shape.kind == ml.RUN else []])
+        fits = tuple(ml.layoff_cards(shape, True))
+        self.melds.append([list(pieces), shape, owner, fits,
+                           [p - NUM_CARDS for p in pieces if p >= NUM_CARDS] if shape.kind == ml.RUN else [],
+                           mask_of(fits)])
 
     def _state_changed(self) -> None:
         """The state changed other than by :meth:`step`: the legal mask is found again when asked for."""
@@ -285,6 +288,7 @@ class ContractRummyGame:
             meld[0].append(piece)
             meld[1] = ml.extend(meld[1], c, True)
             meld[3] = tuple(ml.layoff_cards(meld[1], True))
+            meld[5] = mask_of(meld[3])
             if piece >= NUM_CARDS and meld[1].kind == ml.RUN:
                 meld[4].append(c)
             self.phase = PLAY

@@ -454,12 +454,15 @@ def legal_actions(g) -> list:
         if not (g.went_down and g.contract7_at_once):
             first_layoff = g.A_LAY
             holds_joker = hand[52] > 0
+            present = g.present[seat]
             for k, m in enumerate(g.melds):
                 first = first_layoff + 104 * k
                 if free:
-                    for x in m[3]:
-                        if hand[x]:
-                            out.append(first + x)
+                    held = present & m[5]   # the natural cards in hand that fit
+                    while held:
+                        low = held & -held
+                        out.append(first + low.bit_length() - 1)
+                        held ^= low
                     if holds_joker:
                         out.extend([first + NUM_CARDS + x for x in m[3]])
                     continue
@@ -494,19 +497,25 @@ def _deep_takes(g, seat: int) -> list:
     pile = g.pile
     out = []
     if g.down[seat]:  # CR-12: the must-use card can be laid off or swapped in
-        fits, swappable = set(), set()
+        fits = swappable = 0   # masks of the cards that fit a meld and that a joker stands for
         for m in g.melds:
-            fits.update(m[3])
-            swappable.update(m[4])
+            fits |= m[5]
+            for x in m[4]:
+                swappable |= BIT[x]
+        if fits:
+            fits |= 1 << JOKER   # a joker fits wherever a card does
         if not g.opts.joker_swap:
-            swappable = ()
-        after = list(hand)
-        after[pile[-1]] += 1
+            swappable = 0
         for depth in range(2, len(pile) + 1):
             c = pile[-depth]
-            after[c] += 1
-            if c in fits or (c == JOKER and fits) or (c in swappable and _swap_ok(g, c, after, hand_size + depth)):
+            if fits >> c & 1:
                 out.append(depth)
+            elif swappable >> c & 1:
+                after = list(hand)
+                for taken in pile[-depth:]:
+                    after[taken] += 1
+                if _swap_ok(g, c, after, hand_size + depth):
+                    out.append(depth)
         return out
     cat = g.catalogue
     at_once = g.contract7_at_once
