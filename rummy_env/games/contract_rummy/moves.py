@@ -44,12 +44,10 @@ def surplus_copies(counts: list) -> int:
     """Copies of a natural card beyond the first (beyond the second for an ace): the runs of one
     contract never share a position (CR-9; an ace may be low in one, high in another), so under
     CR-17 all of them but one spare card cannot be laid."""
-    out = 0
-    for c in range(NUM_CARDS):
-        extra = counts[c] - (2 if c % 13 == 0 else 1)
-        if extra > 0:
-            out += extra
-    return out
+    naturals = counts[:NUM_CARDS]
+    # every held card beyond one per held card, less an ace's second copy
+    return (sum(naturals) - NUM_CARDS + naturals.count(0)
+            - (naturals[0] >= 2) - (naturals[13] >= 2) - (naturals[26] >= 2) - (naturals[39] >= 2))
 
 
 def _usable_jokers(g, counts: list) -> int:
@@ -147,7 +145,11 @@ def _could_lay(g, counts: list, present: int, sets_left: int, runs_left: int) ->
             ranks = (present >> shift) & SUIT_MASK
             if ranks:
                 if g.multi_deck:
-                    cards = sum(counts[shift + r] for r in RANKS_IN[cat.coverable_in_suit(ranks, 0)])
+                    coverable = cat.coverable_in_suit(ranks, 0)
+                    if coverable == ranks:
+                        cards = sum(counts[shift:shift + 13])
+                    else:
+                        cards = sum(counts[shift + r] for r in RANKS_IN[coverable])
                     natural_runs += cards // g.opts.min_run_length
                 else:
                     natural_runs += cat.joker_free_runs[ranks]
