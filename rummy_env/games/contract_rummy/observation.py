@@ -2,6 +2,8 @@
 up to date slice by slice."""
 from __future__ import annotations
 
+from struct import Struct
+
 import numpy as np
 
 from ... import melds as ml
@@ -69,6 +71,11 @@ def init_observation(g, layout: ObservationLayout) -> None:
                                              "banned", "deal_index", "contract", "phase", "pile_size",
                                              "down", "contract_laid", "melds"))
     g._table_offsets = (start["table_cards"], start["table_jokers"], start["melds"])
+    size = np.dtype(np.float32).itemsize
+    g._packers = (Struct(f"={g.num_players}f").pack_into, size * start["hand_sizes"],
+                  Struct("=6f").pack_into, size * start["contract_laid"])
+    """Writers of the hand sizes and of the contract laid, flags and turns (each one slice, in
+    that order in the layout), and their byte offsets."""
 
 
 def rebuild_buffers(g) -> None:
@@ -216,19 +223,10 @@ def observation(g, seat: int) -> np.ndarray:
         _move_one_hot(out, seen, 7, phase)
     out[o_size] = len(g.pile)
     out[o_size + 1] = len(g.stock)
-    at = o_down + n
     sizes = g.hsize
-    for i in range(n):
-        out[at + i] = sizes[seat + i if seat + i < n else seat + i - n]
-    at = o_laid
-    if g.laid:
-        sets_laid = sum(1 for k in g.laid if g.melds[k][1].kind == ml.SET)
-        out[at] = sets_laid
-        out[at + 1] = len(g.laid) - sets_laid
-    else:
-        out[at] = out[at + 1] = 0.0
-    out[at + 2] = g.freed
-    out[at + 3] = g.went_down
-    out[at + 4] = seat == g.current_player and not g.done
-    out[at + 5] = g.turns / g.opts.max_turns_per_deal
+    pack_sizes, at_sizes, pack_tail, at_tail = g._packers   # the slices packed whole: cheaper
+    pack_sizes(out, at_sizes, *sizes[seat:], *sizes[:seat])
+    sets_laid = sum(1 for k in g.laid if g.melds[k][1].kind == ml.SET) if g.laid else 0
+    pack_tail(out, at_tail, sets_laid, len(g.laid) - sets_laid, g.freed, g.went_down,
+              seat == g.current_player and not g.done, g.turns / g.opts.max_turns_per_deal)
     return g._obs[seat].copy()
