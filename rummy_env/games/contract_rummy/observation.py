@@ -2,6 +2,7 @@
 up to date slice by slice."""
 from __future__ import annotations
 
+from array import array
 from struct import Struct
 
 import numpy as np
@@ -105,13 +106,16 @@ def rebuild_buffers(g) -> None:
 
 def write_table(g) -> None:
     """Table part of the observation (in ``public``): piece counts, swappable jokers, one row
-    per meld."""
-    table = [0] * 53
-    swappable = [0] * 52
-    features = np.zeros((g.M, MELD_FEATURES), dtype=np.float32)
+    per meld (written through a memoryview into the cleared slots)."""
+    table = array("f", bytes(4 * 53))
+    swappable = array("f", bytes(4 * 52))
+    o_table, o_jokers, o_melds = g._table_offsets
+    slot = MELD_FEATURES + g.num_players
+    public = g._public_view
+    public[o_melds:o_melds + g.M * slot] = g._zeros[:g.M * slot]
     for k, meld in enumerate(g.melds):
-        row = [0.0] * MELD_FEATURES
-        row[0] = 1.0
+        row = o_melds + slot * k
+        public[row] = 1.0
         jokers = 0
         for p in meld[0]:
             if p >= NUM_CARDS:
@@ -123,25 +127,20 @@ def write_table(g) -> None:
             swappable[x] = 1
         shape = meld[1]
         if shape.kind == ml.SET:
-            row[1] = 1.0
-            row[3 + shape.rank - 1] = 1.0
+            public[row + 1] = 1.0
+            public[row + 3 + shape.rank - 1] = 1.0
             for s in range(4):
                 if shape.suits >> s & 1:
-                    row[48 + s] = 1.0
+                    public[row + 48 + s] = 1.0
         else:
-            row[2] = 1.0
-            row[16 + shape.suit] = 1.0
-            row[20 + shape.lo - 1] = 1.0
-            row[34 + shape.hi - 1] = 1.0
-        row[52] = jokers
-        row[53] = shape.size / 14.0
-        features[k] = row
-    o_table, o_jokers, o_melds = g._table_offsets
-    public = g.public_obs
+            public[row + 2] = 1.0
+            public[row + 16 + shape.suit] = 1.0
+            public[row + 20 + shape.lo - 1] = 1.0
+            public[row + 34 + shape.hi - 1] = 1.0
+        public[row + 52] = jokers
+        public[row + 53] = shape.size / 14.0
     public[o_table:o_table + 53] = table
     public[o_jokers:o_jokers + 52] = swappable
-    slot = MELD_FEATURES + g.num_players
-    public[o_melds:o_melds + g.M * slot].reshape(g.M, slot)[:, :MELD_FEATURES] = features
     g._table_version += 1
 
 
