@@ -2,6 +2,7 @@
 :func:`determinize` (a re-deal keeping what a seat knows, CR-6); the real game is only read."""
 from __future__ import annotations
 
+import weakref
 from itertools import compress, repeat
 
 import numpy as np
@@ -10,6 +11,9 @@ from ...cards import BIT, NUM_CARDS, mask_of_counts
 from ...rng import copy_rng, fresh_rng
 
 ALL_CARDS = range(53)
+LAST_UNSEEN: list = [None]
+"""The last :func:`_unseen_cards` found: (the game, weakly; its ``state_version``; the seat; the
+cards). Search re-deals one position many times; the real game is only read."""
 
 
 def clone(g):
@@ -67,7 +71,7 @@ def determinize(game, seat: int, rng: np.random.Generator):
     which its take or swap showed it can, deals in which it has no legal action are rejected
     and drawn again. The copy's generator is drawn from ``rng``."""
     g = copy(game, fresh_rng(rng))
-    others, known_present, classes = _unseen_cards(game, seat)
+    others, known_present, classes = _unseen_of(game, seat)
     duty = game.current_player != seat and (game.must >= 0 or game.freed)
     while True:
         hands = [game.known[s][:] for s in others]
@@ -97,6 +101,16 @@ def determinize(game, seat: int, rng: np.random.Generator):
         g._state_changed()
         if not duty or g.legal_mask().any():
             return g
+
+
+def _unseen_of(game, seat: int) -> tuple:
+    """:func:`_unseen_cards`, found again only when the game, its state or the seat differs."""
+    last = LAST_UNSEEN[0]
+    if last is not None and last[0]() is game and last[1] == game.state_version and last[2] == seat:
+        return last[3]
+    unseen = _unseen_cards(game, seat)
+    LAST_UNSEEN[0] = (weakref.ref(game), game.state_version, seat, unseen)
+    return unseen
 
 
 def _unseen_cards(g, seat: int) -> tuple:

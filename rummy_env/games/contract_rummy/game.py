@@ -58,6 +58,8 @@ class ContractRummyGame:
         observation.init_observation(self, observation.observation_layout(options))
         self._mask = None
         """The legal mask while the state stays (:meth:`legal_mask`)."""
+        self.state_version = 0
+        """Counts the changes of the state (by :meth:`step` or :meth:`_state_changed`)."""
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -120,6 +122,7 @@ class ContractRummyGame:
     def _state_changed(self) -> None:
         """The state changed other than by :meth:`step`: the legal mask is found again when asked for."""
         self._mask = None
+        self.state_version += 1
 
     def _rebuild_buffers(self) -> None:
         """The observation's mirrors and buffers written again from the state
@@ -134,6 +137,7 @@ class ContractRummyGame:
         known = self.known[seat]
         N = self.N
         self._mask = None
+        self.state_version += 1
         if a == 0:  # draw stock (CR-11, CR-32)
             if not self.stock:
                 top = self.pile.pop()
