@@ -83,6 +83,9 @@ class GinnyOHeuristic(Agent):
 
     name = "heuristic_ginny_o"
 
+    position_value = staticmethod(position_value)
+    """The estimate a search's ``value=score`` scores a cut-off rollout with (:mod:`.cutoff_value`)."""
+
     def __init__(self) -> None:
         self.reset(0, None)
 

@@ -81,6 +81,9 @@ class IDoubtItHeuristic(Agent):
 
     name = "heuristic"
 
+    position_value = staticmethod(position_value)
+    """The estimate a search's ``value=cards`` scores a cut-off rollout with (:mod:`.cutoff_value`)."""
+
     def __init__(self) -> None:
         self.reset(0, None)
 

@@ -3,11 +3,11 @@ five games, through the engine protocol of :class:`rummy_env.base.Game`.
 
 One search per decision, one tree over the acting seat's information sets:
 
-- **Determinization.** Every iteration starts from a new world,
-  ``game.determinize(seat, rng)``: the real game with everything the seat cannot see dealt again
-  uniformly among the deals consistent with what it has seen. The search reads the real game only
-  through this call, so it decides from the seat's information alone (tests/test_ismcts.py re-deals
-  the hidden cards and checks that the same seed chooses the same action).
+- **Determinization.** Every iteration starts from a new world, ``state.determinize(rng)`` of
+  the seat's :class:`rummy_env.information_state.InformationState`: a game with everything the
+  seat cannot see dealt again uniformly among the deals consistent with what it has seen. The agent
+  is given only that object, so it decides from the seat's information alone (tests/test_ismcts.py
+  gives it a position and its re-dealt twin and checks that the same seed chooses the same action).
 - **Tree.** A node is one of the seat's own decisions. Its edges are the seat's actions, with
   visit count, total return and *availability* count (how many iterations the action was legal
   there). The child reached through action ``a`` is keyed by ``a`` and the seat's observation
@@ -56,7 +56,7 @@ One search per decision, one tree over the acting seat's information sets:
   move's by more than ``z`` standard errors (Welch's difference of the two means over their own
   iterations). A search's departures are bets on its uniform worlds, which ignore what the
   opponents' play reveals; the gate keeps only those the search is sure of
-  (``experiments/decision_gain.py`` measures what they are worth in the real deal).
+  (``experiments/studies/decision_gain.py`` measures what they are worth in the real deal).
 - **Paired baseline** (``baseline=rule``): an iteration that chooses another root action than the
   rule-based move (as the gate defines it) also plays the rule-based move in a copy of the same
   world, with the same rollout policy and horizon, and backs up the difference of the two returns;
@@ -66,14 +66,14 @@ One search per decision, one tree over the acting seat's information sets:
   depend on the action chosen, so each action's mean stays an unbiased estimate of its gain. An
   iteration that departs costs two rollouts.
 
-The agent needs the engine: harnesses call :meth:`ISMCTSAgent.bind` with the raw env after
-``reset`` (``rummy_env.experiments.tournament.play_game`` and ``rummy_env.experiments.play`` do), and ``act`` then
-searches ``env.game``.
+The agent decides from the seat's information state: harnesses call
+``agent.act_on(env.information_state(seat))`` (``uses_information_state``; e.g.
+``rummy_env.experiments.tournament.play_game``). The rule-based agent it rolls out with, biases
+towards and gates by is given to it (``rule_class``, built by :mod:`rummy_env.agents.registry`).
 """
 from __future__ import annotations
 
 import math
-import re
 import time
 
 import numpy as np
@@ -81,7 +81,7 @@ import numpy as np
 from rummy_env.registry import game_key
 from rummy_env.validate import check_choice, check_int, check_number
 
-from .base import Agent, win_credit
+from .base import Agent, InformationStateAgent, rule_based_agents, win_credit
 from .cutoff_value import CutoffValue
 
 ROLLOUTS = ("random", "heuristic")
@@ -108,14 +108,14 @@ class Node:
         self.children: dict[tuple[int, bytes], Node] = {}
 
 
-class ISMCTSAgent(Agent):
+class ISMCTSAgent(InformationStateAgent):
     """SO-ISMCTS with a budget of ``iterations`` and/or ``seconds`` per decision (module docstring)."""
 
     name = "ismcts"
     uses_view = False
 
-    def __init__(self, game: str, iterations: int | None = DEFAULT_ITERATIONS, seconds: float | None = None,
-                 rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0,
+    def __init__(self, game: str, rule_class: type[Agent], iterations: int | None = DEFAULT_ITERATIONS,
+                 seconds: float | None = None, rollout: str = "random", exploration: float = DEFAULT_EXPLORATION, bias: float = 0.0,
                  depth: int | None = None, value: str | None = None, claims: str = "uniform",
                  moves: str = "actions", candidates: int = DEFAULT_CANDIDATES, credit: str = "return",
                  tree: int | None = None, gate: float | None = None, baseline: str = "none") -> None:
@@ -153,7 +153,9 @@ class ISMCTSAgent(Agent):
         self.exploration = float(exploration)
         self.bias = float(bias)
         self.depth = depth
-        self.cutoff_value = None if value is None else CutoffValue(game, value, "ismcts")
+        self.rule_class = rule_class
+        """The game's rule-based agent class (a no-argument constructor)."""
+        self.cutoff_value = None if value is None else CutoffValue(game, value, "ismcts", rule_class)
         self.deal_options = {"truthful_claim": True} if claims == "truthful" else {}
         self.moves = moves
         self.candidates = candidates
@@ -175,9 +177,10 @@ class ISMCTSAgent(Agent):
         """With ``moves=plans``, during a search: each root move's first action and its actions."""
         self.plan: list[int] = []
         """The rest of the multi-step move chosen at an earlier decision."""
-        self.env = None
+        self.prepared = False
+        """Whether this episode's rule-based agents are built (at the first decision after ``reset``)."""
         self.rule_agents: list[Agent] = []
-        """The rule-based agent of every seat, for heuristic rollouts and the bias (built by ``bind``)."""
+        """The rule-based agent of every seat, for heuristic rollouts and the bias."""
         self.last_iterations = 0
         """Iterations of the latest search (0 when the decision had one legal action)."""
         self.last_visits: dict[int, int] = {}
@@ -186,30 +189,30 @@ class ISMCTSAgent(Agent):
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
-        self.env = None
+        self.prepared = False
         self.plan = []
 
-    def bind(self, env) -> None:
-        """The raw env (``env.unwrapped``) whose game this agent plays; called after ``reset`` and
-        ``env.reset``. With heuristic rollouts or a bias, builds one rule-based agent per seat
-        (seeded from this agent's generator). ``ValueError`` when a value estimates another return
-        or observation than the env's (:meth:`CutoffValue.check_env`)."""
+    def prepare(self, state) -> None:
+        """At the first decision of an episode: check the value against the rules
+        (:meth:`CutoffValue.check_options`, ``ValueError``) and build the rule-based agents this
+        search needs, one per seat (seeded from this agent's generator)."""
         if self.cutoff_value is not None:
-            self.cutoff_value.check_env(env)
-        self.env = env
-        self.num_seats = len(env.possible_agents)
+            self.cutoff_value.check_options(state.options)
+        self.num_seats = state.num_seats
         self.rule_agents = []
         if self.moves == "plans":
-            from .registry import heuristic_class
-            self.own_rule_agent = heuristic_class(self.game_name)()
+            self.own_rule_agent = self.rule_class()
             self.own_rule_agent.reset(self.seat)
         if self.rollout == "heuristic" or self.bias > 0 or self.gate is not None or self.baseline:
-            from .registry import heuristic_class, rule_based_agents
-            self.rule_agents = rule_based_agents(heuristic_class(self.game_name), len(env.possible_agents),
-                                                 self.rng)
+            self.rule_agents = rule_based_agents(self.rule_class, state.num_seats, self.rng)
+        self.prepared = True
 
     # -- deciding ---------------------------------------------------------------------------------
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
+    def decide(self, state) -> int:
+        """The move for ``state`` (the seat's :class:`~rummy_env.information_state.InformationState`)."""
+        if not self.prepared:
+            self.prepare(state)
+        action_mask = state.action_mask()
         legal = np.flatnonzero(action_mask)
         self.last_iterations, self.last_visits = 0, {}
         if self.plan:   # the rest of the multi-step move chosen earlier
@@ -217,25 +220,22 @@ class ISMCTSAgent(Agent):
             if action_mask[action]:
                 return action
             self.plan = []
-        if self.env is None:
-            raise ValueError("ismcts searches the engine: call agent.bind(raw_env) after env.reset()")
-        game = self.env.game
+        if not len(legal):
+            raise ValueError(f"ismcts plays seat {self.seat}, which is not to act")
         self.root_moves = None
         if self.moves == "plans":
-            self.root_moves = self._ranked_moves(game, observation, action_mask)
+            self.root_moves = self._ranked_moves(state, action_mask)
             legal = np.array(list(self.root_moves))
         if len(legal) == 1:
             return self._play_move(int(legal[0]))
-        if game.current_player != self.seat:
-            raise ValueError(f"ismcts plays seat {self.seat} but seat {game.current_player} is to act")
         if self.gate is not None or self.baseline:
-            self.rule_move = self._rule_move(game, observation, action_mask)
+            self.rule_move = self._rule_move(state, action_mask)
         root = Node()
         self._low, self._high = math.inf, -math.inf
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
-            self._iterate(root, game.determinize(self.seat, self.rng, **self.deal_options))
+            self._iterate(root, state.determinize(self.rng, **self.deal_options))
             done += 1
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -248,14 +248,14 @@ class ISMCTSAgent(Agent):
             best = self._gated(root, best)
         return self._play_move(best)
 
-    def _rule_move(self, game, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    def _rule_move(self, state, action_mask: np.ndarray) -> int:
         """The rule-based move at the root: the first of the ranked moves (``moves=plans``), else the
-        rule-based agent's action in the real game from the seat's information."""
+        rule-based agent's action from the seat's information state."""
         if self.root_moves is not None:
             return next(iter(self.root_moves))   # the rule-based agent's own move comes first
         rule_agent = self.rule_agents[self.seat]
         rule_agent.forget_plan()
-        return int(rule_agent.act(observation, action_mask.copy(), game.view(self.seat)))
+        return int(rule_agent.act(state.observation(), action_mask.copy(), state.view()))
 
     def _gated(self, root: Node, best: int) -> int:
         """``best`` if its mean return beats the rule-based move's by more than ``gate`` standard
@@ -274,10 +274,10 @@ class ISMCTSAgent(Agent):
         self.last_departed = gain > 0 and gain > self.gate * math.sqrt(variances[0] + variances[1])
         return best if self.last_departed else rule
 
-    def _ranked_moves(self, game, observation: np.ndarray, action_mask: np.ndarray) -> dict[int, list[int]]:
-        """The rule-based agent's ``candidates`` best moves in the real game (its own move alone
-        when it ranks none), keyed by their first actions (the first move for each)."""
-        rule = int(self.own_rule_agent.act(observation, action_mask.copy(), game.view(self.seat)))
+    def _ranked_moves(self, state, action_mask: np.ndarray) -> dict[int, list[int]]:
+        """The rule-based agent's ``candidates`` best moves from the seat's information state (its
+        own move alone when it ranks none), keyed by their first actions (the first move for each)."""
+        rule = int(self.own_rule_agent.act(state.observation(), action_mask.copy(), state.view()))
         moves: dict[int, list[int]] = {}
         for move in self.own_rule_agent.candidate_plans(self.candidates) or [[rule]]:
             moves.setdefault(move[0], move)
@@ -399,48 +399,3 @@ class ISMCTSAgent(Agent):
         s = world.current_player
         return int(self.rule_agents[s].act(world.observation(s), world.legal_mask().copy(), world.view(s)))
 
-
-def parse_ismcts_spec(spec: str) -> dict:
-    """Keyword arguments of :class:`ISMCTSAgent` from a spec ``ismcts[:N][:key=value...]``: ``N``
-    iterations per decision, keys ``seconds`` (a time budget per decision; without ``N`` it replaces
-    the iteration budget), ``rollout`` (``random`` or ``heuristic``), ``c`` (the exploration
-    constant), ``bias`` (the rule-based agent's progressive bias), ``depth`` and ``value`` (truncated
-    rollouts), ``claims`` (I Doubt It's belief), ``moves`` and ``candidates`` (the rule-based agent's
-    whole moves at the root), ``credit`` (``return`` or ``win``) and ``tree`` (the tree's depth in
-    the seat's decisions) and ``gate`` (standard errors a departure from the rule-based move
-    needs) and ``baseline`` (``rule``: paired returns). ``ValueError`` names anything malformed; the agent
-    checks the values' ranges."""
-    parts = spec.split(":")
-    if parts[0] != "ismcts":
-        raise ValueError(f"not an ismcts spec: {spec!r}")
-    kwargs: dict = {}
-    for part in parts[1:]:
-        key, sep, value = part.partition("=")
-        if not sep:
-            kwargs["iterations"] = _spec_number(spec, part, int)
-        elif key == "seconds":
-            kwargs["seconds"] = _spec_number(spec, value, float)
-            kwargs.setdefault("iterations", None)
-        elif key == "rollout":
-            kwargs["rollout"] = value
-        elif key == "c":
-            kwargs["exploration"] = _spec_number(spec, value, float)
-        elif key in ("bias", "depth", "gate"):
-            kwargs[key] = _spec_number(spec, value, int if key == "depth" else float)
-        elif key in ("value", "claims", "moves", "credit", "baseline"):
-            kwargs[key] = value
-        elif key in ("candidates", "tree"):
-            kwargs[key] = _spec_number(spec, value, int)
-        else:
-            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} "
-                             "(keys: seconds, rollout, c, bias, depth, value, claims, moves, candidates, credit, tree, gate, baseline)")
-    return kwargs
-
-
-def _spec_number(spec: str, text: str, kind: type):
-    """``kind(text)``, or a ``ValueError`` naming the spec and the part that is not a number."""
-    pattern = r"[0-9]+" if kind is int else r"[0-9]*\.?[0-9]+(e-?[0-9]+)?"
-    if not re.fullmatch(pattern, text):
-        raise ValueError(f"agent spec {spec!r}: {text!r} is not a{'n integer' if kind is int else ' number'} "
-                         "(ismcts:N iterations, seconds=S, c=C)")
-    return kind(text)

@@ -1,9 +1,10 @@
 """An agent for any OpenAI-compatible chat model (issue 44), playing through the text protocol
-(:mod:`rummy_env.text_protocol`): each decision sends ``env.prompt(seat)`` as one user message and
-plays the move of the reply (``env.parse_reply``).
+(:mod:`rummy_env.text_protocol`): each decision sends the prompt of the seat's view
+(``text_protocol.prompt``, what ``env.prompt(seat)`` sends) as one user message and plays the move of
+the reply (``text_protocol.parse_reply`` with the information state's ``text_to_action``).
 
 Spec: ``llm:model=NAME[:base_url=URL][:temperature=T][:retries=N][:timeout=S][:fallback=heuristic|random]``
-(:func:`parse_llm_spec`; a URL's or a model name's own colons are kept). The API key comes from
+(:func:`rummy_env.agents.specs.parse_llm_spec`; a URL's or a model name's own colons are kept). The API key comes from
 ``OPENAI_API_KEY`` (local servers that ignore it need none); without ``base_url`` the ``openai``
 package's default (``OPENAI_BASE_URL`` or OpenAI's API) is used.
 
@@ -17,20 +18,20 @@ package's default (``OPENAI_BASE_URL`` or OpenAI's API) is used.
   token usage and latency, the move played and whether it was the fallback's. Tournaments write
   them into ``games.jsonl`` and sum them per agent in the summary.
 
-Like the search agents it reads the raw env (its prompt and reply parsing only): harnesses call
-``agent.bind(raw_env)`` after ``env.reset()``.
-"""
+Like the search agents it decides from the seat's information state (its view and action texts
+only): harnesses call ``agent.act_on(env.information_state(seat))``. The fallback agent is given to
+it (``fallback_agent``, built by :mod:`rummy_env.agents.registry`)."""
 from __future__ import annotations
 
 import os
-import re
 import time
 
 import numpy as np
 
-from .base import Agent
+from rummy_env.text_protocol import parse_reply, prompt
 
-LLM_KEYS = ("model", "base_url", "temperature", "retries", "timeout", "fallback")
+from .base import Agent, InformationStateAgent
+
 FALLBACKS = ("heuristic", "random")
 REASK = "Your answer was not accepted: {error}. Answer with exactly one of the legal moves listed above, in square brackets."
 
@@ -39,50 +40,14 @@ class LLMServerError(RuntimeError):
     """The chat-completions server failed (HTTP error or timeout) after all retries."""
 
 
-def parse_llm_spec(spec: str) -> dict:
-    """Keyword arguments of :class:`LLMAgent` from ``llm:model=NAME[:key=value...]``. A part that
-    does not begin with a known ``key=`` belongs to the value before it, so
-    ``base_url=http://127.0.0.1:8000/v1`` and ``model=llama3:8b`` keep their colons. ``ValueError``
-    names anything malformed; the agent checks the values."""
-    if not spec.startswith("llm:"):
-        raise ValueError(f"not an llm spec: {spec!r}; write llm:model=NAME[:base_url=URL]...")
-    starts = [m.start() + 1 for m in re.finditer(rf":(?=(?:{'|'.join(LLM_KEYS)})=)", spec)]
-    kwargs: dict = {}
-    for begin, end in zip(starts, starts[1:] + [len(spec) + 1]):
-        key, _, value = spec[begin:end - 1].partition("=")
-        if key in kwargs:
-            raise ValueError(f"agent spec {spec!r}: {key} given twice")
-        kwargs[key] = value
-    stray = spec[4:starts[0] - 1] if starts else spec[4:]
-    if stray:
-        raise ValueError(f"agent spec {spec!r}: {stray!r} is not key=value with a key among {', '.join(LLM_KEYS)}")
-    unknown = [part.split("=")[0] for part in spec.split(":")[1:]
-               if re.fullmatch(r"[A-Za-z_]+=.*", part) and part.split("=")[0] not in LLM_KEYS]
-    if unknown:
-        raise ValueError(f"agent spec {spec!r}: unknown key {unknown[0]!r} (keys: {', '.join(LLM_KEYS)})")
-    if not kwargs.get("model"):
-        raise ValueError(f"agent spec {spec!r} needs model=NAME, e.g. llm:model=gpt-4o-mini")
-    for key, kind in (("temperature", float), ("timeout", float), ("retries", int)):
-        if key in kwargs:
-            kwargs[key] = _number(spec, key, kwargs[key], kind)
-    return kwargs
-
-
-def _number(spec: str, key: str, text: str, kind: type):
-    """``kind(text)``, or a ``ValueError`` naming the spec and the key."""
-    pattern = r"[0-9]+" if kind is int else r"[0-9]*\.?[0-9]+"
-    if not re.fullmatch(pattern, text):
-        raise ValueError(f"agent spec {spec!r}: {key} must be a {'whole ' if kind is int else ''}number, got {text!r}")
-    return kind(text)
-
-
-class LLMAgent(Agent):
+class LLMAgent(InformationStateAgent):
     """Plays one seat by asking a chat model (module docstring)."""
 
     name = "llm"
 
     def __init__(self, game: str, model: str, base_url: str | None = None, temperature: float = 0.0,
-                 retries: int = 2, timeout: float = 60.0, fallback: str = "heuristic"):
+                 retries: int = 2, timeout: float = 60.0, fallback: str = "heuristic",
+                 fallback_agent: Agent | None = None):
         if not 0 <= temperature <= 2:
             raise ValueError(f"llm temperature must be in 0..2, got {temperature}")
         if timeout <= 0:
@@ -91,6 +56,9 @@ class LLMAgent(Agent):
             raise ValueError(f"llm retries must be >= 0, got {retries}")
         if fallback not in FALLBACKS:
             raise ValueError(f"llm fallback must be one of {', '.join(FALLBACKS)}, got {fallback!r}")
+        if (fallback == "heuristic") != (fallback_agent is not None):
+            raise ValueError("llm fallback=heuristic goes with the rule-based agent (fallback_agent), which "
+                             "make_agent builds; fallback=random with none")
         try:
             import openai
         except ImportError:
@@ -101,11 +69,7 @@ class LLMAgent(Agent):
         self.server = str(self.client.base_url)
         self.api_error = openai.APIError
         self.fallback = fallback
-        self.fallback_agent = None
-        if fallback == "heuristic":
-            from .registry import heuristic_class
-            self.fallback_agent = heuristic_class(game)()
-        self.env = None
+        self.fallback_agent = fallback_agent
         self.decisions: list[dict] = []
         self.reset(0, None)
 
@@ -115,25 +79,21 @@ class LLMAgent(Agent):
             self.fallback_agent.reset(seat, int(self.rng.integers(2**31)))
         self.decisions = []
 
-    def bind(self, env) -> None:
-        """The raw env whose prompts this agent answers; called after ``reset`` and ``env.reset``."""
-        self.env = env
-
     def pop_decisions(self) -> list[dict]:
         """The decisions since the last call (or ``reset``), oldest first, and forget them."""
         decisions, self.decisions = self.decisions, []
         return decisions
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
-        if self.env is None:
-            raise ValueError("llm reads the env's text protocol: call agent.bind(raw_env) after env.reset()")
-        prompt = self.env.prompt(self.seat)
-        messages = [{"role": "user", "content": prompt}]
+    def decide(self, state) -> int:
+        """The model's move for ``state`` (the seat's :class:`~rummy_env.information_state.InformationState`)."""
+        view, action_mask = state.view(), state.action_mask()
+        text = prompt(view)
+        messages = [{"role": "user", "content": text}]
         attempts = []
         action = None
         for _ in range(self.retries + 1):
             reply, attempt = self._ask(messages)
-            action, error = self._read(reply, action_mask)
+            action, error = self._read(state, reply, action_mask)
             attempts.append({**attempt, "error": error})
             if error is None:
                 break
@@ -141,10 +101,10 @@ class LLMAgent(Agent):
                          {"role": "user", "content": REASK.format(error=error)}]
         fallback = attempts[-1]["error"] is not None
         if fallback:
-            action = self._fallback_move(observation, action_mask, view)
+            action = self._fallback_move(state.observation(), action_mask, view)
         self.decisions.append({
-            "seat": self.seat, "decision": len(self.decisions), "prompt": prompt, "attempts": attempts,
-            "move": self.env.action_to_text(action), "fallback": fallback,
+            "seat": self.seat, "decision": len(self.decisions), "prompt": text, "attempts": attempts,
+            "move": state.action_to_text(action), "fallback": fallback,
             "invalid_replies": sum(a["error"] is not None for a in attempts),
             "prompt_tokens": sum(a["prompt_tokens"] or 0 for a in attempts),
             "completion_tokens": sum(a["completion_tokens"] or 0 for a in attempts),
@@ -168,14 +128,14 @@ class LLMAgent(Agent):
                        "prompt_tokens": getattr(usage, "prompt_tokens", None),
                        "completion_tokens": getattr(usage, "completion_tokens", None)}
 
-    def _read(self, reply: str, action_mask: np.ndarray) -> tuple[int | None, str | None]:
-        """The legal action of ``reply``, or None and why it is not one."""
+    def _read(self, state, reply: str, action_mask: np.ndarray) -> tuple[int | None, str | None]:
+        """The legal action of ``reply`` in ``state``, or None and why it is not one."""
         try:
-            action = self.env.parse_reply(self.seat, reply)
+            action = parse_reply(reply, state.text_to_action)
         except ValueError as e:
             return None, str(e)
         if not action_mask[action]:
-            return None, f"{self.env.action_to_text(action)!r} is not a legal move now"
+            return None, f"{state.action_to_text(action)!r} is not a legal move now"
         return action, None
 
     def _fallback_move(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:

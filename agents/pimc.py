@@ -6,8 +6,9 @@ At each of its decisions with more than one legal action:
 
 - **Rule-based move.** The game's rule-based agent chooses from the seat's observation, mask and
   view; this is the default move.
-- **Worlds.** Each evaluation samples a world ``game.determinize(seat, rng)`` (everything the seat
-  cannot see dealt again consistently with what it has seen) and plays every candidate in a copy of
+- **Worlds.** Each evaluation samples a world ``state.determinize(rng)`` from the seat's
+  :class:`rummy_env.information_state.InformationState` (everything the seat cannot see dealt again
+  consistently with what it has seen) and plays every candidate in a copy of
   that same world, then rolls out to the end of the episode with the rule-based agent in every seat.
   The rule-based agents are deterministic and the world fixes the stock order, so two candidates
   differ on a world only through the move: the paired differences carry little noise (common
@@ -33,7 +34,8 @@ At each of its decisions with more than one legal action:
   make almost every claim a lie, while the rule-based players claim truthfully whenever they can,
   so a search over them doubts far too often (docs/journal/search.md, "Why I Doubt It resists").
 - **PPO default move** (``base=ppo``): the committed PPO policy's greedy move replaces the
-  rule-based one as the move a challenger must beat; rollouts are still rule-based.
+  rule-based one as the move a challenger must beat; rollouts are still rule-based. The registry
+  builds that agent (``base_agent``), checked against the env's options there.
 - **Screen, then test.** ``screen`` worlds rank every legal action (at most ``candidates`` of
   them: the rule-based move and the others in a random order); the best challenger then plays
   against the rule-based move on ``worlds`` fresh worlds, and it is played only when its mean
@@ -42,10 +44,12 @@ At each of its decisions with more than one legal action:
   actions there is nothing to screen; when the first half of the test worlds shows no gain the
   test stops there (futility stop) and the rule-based move is played.
 
-Budget per decision: at most ``screen * (number of candidates) + 2 * worlds`` rollouts. The search reads the
-real game only through ``determinize`` and the seat's own observation, mask and view, so it decides
-from the seat's information alone (tests/test_ismcts.py re-deals the hidden cards and checks the
-choice). Harnesses hand it the raw env with ``bind(env)`` after ``reset``, as for ISMCTS.
+Budget per decision: at most ``screen * (number of candidates) + 2 * worlds`` rollouts. The agent is
+given only the seat's information state (``act_on(state)``, as ISMCTS; harnesses build it with
+``env.information_state(seat)``), so it decides from the seat's information alone
+(tests/test_ismcts.py gives it a position and its re-dealt twin and checks the choice). The
+rule-based agent class it rolls out with is given to it (``rule_class``, built by
+:mod:`rummy_env.agents.registry`).
 
 This module's spec is
 ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=ppo|cards|score|PATH[:depth=D|turn]][:base=ppo]``
@@ -60,7 +64,7 @@ import numpy as np
 from rummy_env.registry import game_key
 from rummy_env.validate import check_choice, check_int, check_number
 
-from .base import Agent, win_credit
+from .base import Agent, InformationStateAgent, rule_based_agents, win_credit
 from .cutoff_value import CutoffValue
 
 DEFAULT_WORLDS = 16
@@ -77,16 +81,16 @@ CLAIMS = ("uniform", "truthful")
 """How worlds are dealt: uniformly, or believing a pending I Doubt It claim true when it can be."""
 
 
-class PIMCAgent(Agent):
+class PIMCAgent(InformationStateAgent):
     """The rule-based move, replaced by a searched one only when it is better with confidence."""
 
     name = "pimc"
     uses_view = True
 
-    def __init__(self, game: str, worlds: int = DEFAULT_WORLDS, screen: int = DEFAULT_SCREEN,
+    def __init__(self, game: str, rule_class: type[Agent], worlds: int = DEFAULT_WORLDS, screen: int = DEFAULT_SCREEN,
                  candidates: int = DEFAULT_CANDIDATES, z: float = DEFAULT_Z, points: float = DEFAULT_POINTS,
                  value: str = "rollout", depth: int | str | None = None, base: str = "heuristic",
-                 claims: str = "uniform", moves: str = "actions") -> None:
+                 claims: str = "uniform", moves: str = "actions", base_agent: Agent | None = None) -> None:
         for name, number, low in (("worlds", worlds, 2), ("screen", screen, 1), ("candidates", candidates, 2)):
             check_int(f"pimc {name}", number, lo=low)
         check_number("pimc z", z)
@@ -102,31 +106,27 @@ class PIMCAgent(Agent):
             if value == "rollout":
                 raise ValueError("pimc depth needs a value (value=ppo, cards, score or a checkpoint path): a "
                                  "rollout cut off before the end needs one")
-        from .registry import heuristic_class
+        if (base == "ppo") != (base_agent is not None):
+            raise ValueError("pimc base=ppo goes with the PPO agent choosing the default move (base_agent), "
+                             "which make_agent builds; base=heuristic with none")
         self.game = game
-        self.rule_class = heuristic_class(game)
+        self.rule_class = rule_class
         self.value = value
-        self.cutoff_value = None if value == "rollout" else CutoffValue(game, value, "pimc")
+        self.cutoff_value = None if value == "rollout" else CutoffValue(game, value, "pimc", rule_class)
         self.depth = depth
         self.moves = moves
         self.deal_options = {"truthful_claim": True} if claims == "truthful" else {}
-        self.base_checkpoint: tuple[str, dict] | None = None
-        """(path, checkpoint dict) of the committed PPO policy choosing the default move (``base=ppo``)"""
-        self.base_agent = None
+        self.base_agent = base_agent
         """the greedy PPO agent choosing the default move (``base=ppo``); None: the rule-based agent"""
-        if base == "ppo":
-            from .ppo_agent import PPOAgent, committed_checkpoint, load_checkpoint, policy_from_checkpoint
-            path = committed_checkpoint(game)
-            self.base_checkpoint = (path, load_checkpoint(path, game))
-            self.base_agent = PPOAgent(policy_from_checkpoint(self.base_checkpoint[1]), greedy=True, game=game)
         self.worlds = worlds
         self.screen = screen
         self.candidates = candidates
         self.z = float(z)
         self.points = float(points)
-        self.env = None
+        self.prepared = False
+        """Whether this episode's rule-based agents are built (at the first decision after ``reset``)."""
         self.rule_agents: list[Agent] = []
-        """One rule-based agent per seat for the rollouts (built by ``bind``)."""
+        """One rule-based agent per seat for the rollouts."""
         self.own_rule_agent: Agent | None = None
         """The rule-based agent choosing this seat's default move in the real game: apart from the
         rollouts' agents, so that a plan it keeps between calls (Ginny-O's multi-step plays) is not
@@ -141,45 +141,40 @@ class PIMCAgent(Agent):
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         super().reset(seat, seed)
-        self.env = None
+        self.prepared = False
         self.plan = []
 
-    def bind(self, env) -> None:
-        """The raw env whose game this agent plays (after ``reset`` and ``env.reset``); builds one
-        rule-based agent per seat for the rollouts and one for this seat's default move. With the PPO policy,
-        ``ValueError`` when the env's observation differs from the checkpoint's
-        (:func:`rummy_env.agents.ppo_agent.check_options`) or, with a value head (``value=ppo`` or
-        ``value=PATH``), its ``reward_mode`` does (the head would estimate another return than the
+    def prepare(self, state) -> None:
+        """At the first decision of an episode: builds one rule-based agent per seat for the rollouts
+        and one for this seat's default move. With a value head (``value=ppo`` or ``value=PATH``),
+        ``ValueError`` when the rules' ``reward_mode`` or observation differs from the checkpoint's
+        (:meth:`CutoffValue.check_options`: the head would estimate another return than the
         rollouts collect)."""
-        from .registry import rule_based_agents
-        if self.base_checkpoint is not None:
-            import dataclasses
-            from .ppo_agent import check_options
-            check_options(*self.base_checkpoint, self.game, dataclasses.asdict(env.options))
         if self.cutoff_value is not None:
-            self.cutoff_value.check_env(env)
-        self.env = env
-        self.rule_agents = rule_based_agents(self.rule_class, len(env.possible_agents), self.rng)
+            self.cutoff_value.check_options(state.options)
+        self.rule_agents = rule_based_agents(self.rule_class, state.num_seats, self.rng)
         self.own_rule_agent = self.rule_class()
         self.own_rule_agent.reset(self.seat)   # the rule-based agents draw nothing from their generator
+        self.prepared = True
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict) -> int:
+    def decide(self, state) -> int:
+        """The move for ``state`` (the seat's :class:`~rummy_env.information_state.InformationState`)."""
+        if not self.prepared:
+            self.prepare(state)
+        action_mask = state.action_mask()
         legal = np.flatnonzero(action_mask)
         self.last_iterations, self.last_deviated = 0, False
-        if self.env is None:
-            raise ValueError("pimc searches the engine: call agent.bind(raw_env) after env.reset()")
+        if not len(legal):
+            raise ValueError(f"pimc plays seat {self.seat}, which is not to act")
         if self.plan:   # the rest of the multi-step move chosen earlier
             action = self.plan.pop(0)
             if action_mask[action]:
                 return action
             self.plan = []
         base = self.own_rule_agent if self.base_agent is None else self.base_agent
-        rule = int(base.act(observation, action_mask.copy(), view))
+        rule = int(base.act(state.observation(), action_mask.copy(), state.view()))
         if len(legal) == 1:
             return rule
-        game = self.env.game
-        if game.current_player != self.seat:
-            raise ValueError(f"pimc plays seat {self.seat} but seat {game.current_player} is to act")
         if self.moves == "plans":
             candidates = base.candidate_plans(self.candidates) or [[rule]]
         else:
@@ -188,40 +183,40 @@ class PIMCAgent(Agent):
             candidates = [[rule]] + [[others[i]] for i in order]
         if len(candidates) == 1:
             return rule
-        chosen = self._choose(game, candidates)
+        chosen = self._choose(state, candidates)
         if self.moves == "plans":   # this agent plays the rest of the chosen move itself
             base.forget_plan()
             self.plan = chosen[1:]
         return chosen[0]
 
-    def _choose(self, game, candidates: list[list[int]]) -> list[int]:
+    def _choose(self, state, candidates: list[list[int]]) -> list[int]:
         """The move to play among ``candidates`` (the default move first): the screen's best
         challenger if the test shows it better with confidence, else the default."""
         rule = candidates[0]
         if len(candidates) == 2:
             challenger = candidates[1]
         else:
-            screened = self._values(game, candidates, self.screen)
+            screened = self._values(state, candidates, self.screen)
             challenger = candidates[1 + int(np.argmax(screened.mean(axis=0)[1:]))]
-        first = self._values(game, [rule, challenger], self.worlds // 2)
+        first = self._values(state, [rule, challenger], self.worlds // 2)
         gains = first[:, 1] - first[:, 0]
         if gains.mean() <= 0:   # futility stop: half the test worlds show no gain
             return rule
-        rest = self._values(game, [rule, challenger], self.worlds - self.worlds // 2)
+        rest = self._values(state, [rule, challenger], self.worlds - self.worlds // 2)
         gains = np.concatenate([gains, rest[:, 1] - rest[:, 0]])
         mean = float(gains.mean())
         error = float(gains.std(ddof=1)) / math.sqrt(len(gains))
         self.last_deviated = mean > 0 and mean > self.z * error
         return challenger if self.last_deviated else rule
 
-    def _values(self, game, moves: list[list[int]], worlds: int) -> np.ndarray:
+    def _values(self, state, moves: list[list[int]], worlds: int) -> np.ndarray:
         """Rollout values, one row per sampled world and one column per move (each move, a list
         of actions, played in a copy of the same world); the rollouts cut off at the depth get the
         value's estimate added (the value head's in one batched forward)."""
         values = np.empty((worlds, len(moves)))
         cut_cells, cut_worlds = [], []
         for w in range(worlds):
-            world = game.determinize(self.seat, self.rng, **self.deal_options)
+            world = state.determinize(self.rng, **self.deal_options)
             for i, move in enumerate(moves):
                 values[w, i], cut_world = self._rollout(world.clone(), move)
                 if cut_world is not None:
@@ -262,26 +257,3 @@ class PIMCAgent(Agent):
             return float(returns[self.seat]), None
         return win_credit(returns.tolist())[self.seat] + self.points * float(returns[self.seat]), None
 
-
-def parse_pimc_spec(spec: str) -> dict:
-    """Keyword arguments of :class:`PIMCAgent` from
-    ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=V][:depth=D|turn]...`` (``W`` test
-    worlds per decision); ``ValueError`` names anything malformed."""
-    from .ismcts import _spec_number
-    parts = spec.split(":")
-    if parts[0] != "pimc":
-        raise ValueError(f"not a pimc spec: {spec!r}")
-    kinds = {"screen": int, "candidates": int, "z": float, "points": float, "depth": int, "value": str,
-             "base": str, "claims": str, "moves": str}
-    kwargs: dict = {}
-    for part in parts[1:]:
-        key, sep, value = part.partition("=")
-        if not sep:
-            kwargs["worlds"] = _spec_number(spec, part, int)
-        elif kinds.get(key) is str or (key, value) == ("depth", "turn"):
-            kwargs[key] = value
-        elif key in kinds:
-            kwargs[key] = _spec_number(spec, value, kinds[key])
-        else:
-            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} (keys: {', '.join(kinds)})")
-    return kwargs

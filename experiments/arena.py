@@ -15,7 +15,7 @@ import numpy as np
 
 from rummy_env.agents.registry import make_agent
 from rummy_env.agents.base import win_credit
-from rummy_env.agents.ppo_agent import prior_ids, with_prior
+from rummy_env.agents.policy_net import prior_ids, with_prior
 from rummy_env.vector import VectorGames
 
 
@@ -34,7 +34,7 @@ class Arena:
 
     ``kinds`` are labels: ``"pool"`` (a snapshot slot of the policy, acted for by the caller's
     ``pool_act(slot, obs, mask)``) or an agent spec (``"random"``, ``"heuristic"``, ``"ppo:PATH"``).
-    ``prior`` and ``prior_candidates``: those of the policy (:class:`rummy_env.agents.ppo_agent.PolicyNet`):
+    ``prior`` and ``prior_candidates``: those of the policy (:class:`rummy_env.agents.policy_net.PolicyNet`):
     :meth:`policy_inputs` appends the prior's action (or candidates) to the observations of the
     policy's seats (the learner's, and a pool snapshot's); one prior agent per game and seat, reset
     with the episode.

@@ -1,7 +1,7 @@
 """Run files of the training tools (``train_ppo``, ``imitate``): checkpoints, CSV logs, curves.
 
 * :func:`policy_record`: the network export (``policy.pt``) that
-  :func:`rummy_env.agents.ppo_agent.load_ppo_agent` reads: format, game, the env options and the
+  :func:`rummy_env.agents.registry.load_ppo_agent` reads: format, game, the env options and the
   observation layout it was trained on, the network's config and weights.
 * :func:`save_run` / :func:`load_run`: ``checkpoint.pt`` (the export plus everything a resumed run
   needs) and ``policy.pt``, each written atomically (a temporary file moved into place with
@@ -30,8 +30,8 @@ import warnings
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, check_options, layout_record, load_checkpoint,
-                                        policy_for_game, policy_from_checkpoint)
+from rummy_env.agents.policy_checkpoint import CHECKPOINT_FORMAT, check_options, layout_record, load_checkpoint, policy_from_checkpoint
+from rummy_env.agents.registry import policy_for_game
 from rummy_env.experiments import io
 from rummy_env.registry import make_raw_env
 
@@ -104,7 +104,7 @@ def restore_random_states(data: dict) -> None:
 def start_network(game: str, options: dict, obs_size: int, num_actions: int, hidden: str, conv_channels: int,
                   init_from: str = "", head: str = "flat", factor_dim: int = 32, prior: str = "",
                   prior_weight: float = 5.0, prior_candidates: int = 0):
-    """The network of :func:`rummy_env.agents.ppo_agent.policy_for_game`; with ``init_from`` (a
+    """The network of :func:`rummy_env.agents.registry.policy_for_game`; with ``init_from`` (a
     checkpoint or policy file) its weights, after checking the file's game, options, layout and sizes."""
     net = policy_for_game(game, obs_size, num_actions, hidden, conv_channels, head, factor_dim, prior, prior_weight,
                           prior_candidates)

@@ -12,8 +12,8 @@ The warm start of a PPO run (``experiments/train_ppo.py --init-from runs/rummy_b
    between its own decisions, discounted by ``--gamma`` per decision: the return PPO's value head
    estimates with the same ``--gamma``; rewards are multiplied by ``--reward-scale`` as in PPO).
    Only finished episodes are kept.
-2. **Fit.** A :class:`rummy_env.agents.ppo_agent.PolicyNet` (the network PPO trains) minimises the masked
-   cross-entropy of the agent's action (:func:`rummy_env.agents.ppo_agent.masked_distribution`, the same
+2. **Fit.** A :class:`rummy_env.agents.policy_net.PolicyNet` (the network PPO trains) minimises the masked
+   cross-entropy of the agent's action (:func:`rummy_env.agents.policy_net.masked_distribution`, the same
    masking as PPO) plus ``--vf-coef`` times the value error, with Adam over ``--epochs`` passes.
    ``--val-fraction`` of the episodes are held out (none: those columns are NaN): ``bc.csv`` logs, per epoch, the training loss
    and on the held-out decisions the cross-entropy, the agreement of the arg-max action with the
@@ -24,7 +24,7 @@ The warm start of a PPO run (``experiments/train_ppo.py --init-from runs/rummy_b
    ``--dagger-epochs`` more passes over everything collected so far. Plain cloning learns only the
    states the rule-based agent reaches; a clone's own mistakes lead it elsewhere, and DAgger adds
    those states with the right answers.
-4. **Write** ``policy.pt`` (the format :func:`rummy_env.agents.ppo_agent.load_ppo_agent` and ``--init-from``
+4. **Write** ``policy.pt`` (the format :func:`rummy_env.agents.registry.load_ppo_agent` and ``--init-from``
    read) and ``bc.csv``, atomically, and print a JSON summary (also ``summary.json``, with the
    git commit, dirty flag and command line of :func:`rummy_env.experiments.io.provenance`).
 
@@ -45,8 +45,8 @@ from typing import ClassVar
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import masked_distribution, masked_logits, policy_for_game
-from rummy_env.agents.registry import make_agent
+from rummy_env.agents.policy_net import masked_distribution, masked_logits
+from rummy_env.agents.registry import make_agent, policy_for_game
 from rummy_env.registry import game_key
 from rummy_env.vector import VectorGames
 from rummy_env.experiments import io

@@ -57,7 +57,6 @@ import multiprocessing
 import os
 import sys
 import time
-import types
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import ClassVar
@@ -65,8 +64,10 @@ from typing import ClassVar
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import policy_for_game, with_prior
-from rummy_env.agents.registry import check_agent_spec, heuristic_class, make_agent, rule_based_agents
+from rummy_env.agents.base import rule_based_agents
+from rummy_env.agents.policy_net import with_prior
+from rummy_env.agents.registry import check_agent_spec, heuristic_class, make_agent, policy_for_game
+from rummy_env.information_state import InformationState
 from rummy_env.registry import game_key, make_raw_env
 from rummy_env.experiments import io
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
@@ -160,8 +161,7 @@ def teacher_shares(teacher, env, seat: int, ranked: list[int]) -> list[float]:
     game = env.game
     world = game.clone()
     world.options = dataclasses.replace(game.options, max_rounds=game.rounds_played + 1)
-    teacher.bind(types.SimpleNamespace(game=world, possible_agents=env.possible_agents, options=world.options))
-    teacher.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+    teacher.act_on(InformationState(world, seat, world.options))
     visits = teacher.last_visits
     total = sum(visits.values())
     return [visits.get(a, 0) / total for a in ranked]

@@ -1,9 +1,9 @@
 """Seconds per decision of every agent family in every game (what ``rummy-env agents`` shows):
 the agent in seat 0 and the rule-based agent in the other seats play seeded deals (seeds 0, 1, ...)
 until the agent has made ``--decisions`` decisions with at least two legal actions; the cost is the
-mean CPU time of its ``act`` over those decisions (``time.process_time``: the process's CPU seconds,
-all its threads, so other processes on a shared machine do not inflate it; on an idle core the wall
-time is about the same). Each game is played under the options of its
+mean CPU time of its ``act`` (``act_on`` for a search agent; building its inputs included) over
+those decisions (``time.process_time``: the process's CPU seconds, all its threads, so other
+processes on a shared machine do not inflate it; on an idle core the wall time is about the same). Each game is played under the options of its
 ``ismcts`` preset's tournament (:mod:`rummy_env.agents.presets`), the scoring unit the recipes
 were measured on.
 
@@ -22,6 +22,7 @@ from rummy_env.agents.registry import make_agent
 from rummy_env.registry import GAMES, make_raw_env
 
 from . import io
+from .tournament import agent_move
 from .usage import count
 
 SPECS = ("random", "heuristic", "ppo", "ismcts", "pimc")
@@ -38,14 +39,12 @@ def measure(game: str, spec: str, decisions: int, options: dict) -> dict:
         agents = [make_agent(spec if s == 0 else "heuristic", game, options) for s in range(len(env.possible_agents))]
         for s, agent in enumerate(agents):
             agent.reset(s, seed)
-            if hasattr(agent, "bind"):
-                agent.bind(env)
         while not env.game.done and len(times) < decisions:
             seat = env.game.current_player
-            mask = env.game.legal_mask().copy()
+            several = np.count_nonzero(env.game.legal_mask()) >= 2
             start = time.process_time()
-            action = agents[seat].act(env.game.observation(seat), mask, env.game.view(seat))
-            if seat == 0 and np.count_nonzero(mask) >= 2:
+            action = agent_move(agents[seat], env, seat)
+            if seat == 0 and several:
                 times.append(time.process_time() - start)
             env.step(action)
         seed += 1

@@ -18,7 +18,7 @@ import time
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import policy_for_game
+from rummy_env.agents.registry import policy_for_game
 from rummy_env.experiments import io
 from rummy_env.experiments.arena import eval_opponents, play_greedy
 from rummy_env.experiments.checkpoints import seed_globals, start_network

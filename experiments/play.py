@@ -38,6 +38,7 @@ import numpy as np
 
 from rummy_env.agents.registry import AGENT_SPECS, make_agent
 from rummy_env.experiments.options import add_option_argument, parse_env_options
+from rummy_env.experiments.tournament import agent_move
 from rummy_env.registry import GAMES, make_env
 from rummy_env.render import (MAX_LISTED, TextStyle, move_lines, number, plural, seat_name, title, use_colour,
                               view_text)
@@ -259,8 +260,6 @@ class Session:
         base_seed = ns.seed if ns.seed is not None else int(np.random.SeedSequence().entropy % 2**31)
         for s, agent in self.agents.items():
             agent.reset(s, base_seed + 1000 + s)
-            if hasattr(agent, "bind"):  # a search agent (rummy_env.agents.ismcts) reads the engine itself
-                agent.bind(raw)
         totals = {a: 0.0 for a in raw.possible_agents}
         human = raw.possible_agents[ns.seat]
         if len(set(self.opponent_specs)) == 1:
@@ -286,7 +285,7 @@ class Session:
                 if seat == ns.seat:
                     action = self.human_turn(obs["action_mask"])
                 else:
-                    action = self.bot_move(seat, obs)
+                    action = self.bot_move(seat)
                 env.step(action)
                 for a in raw.possible_agents:
                     totals[a] += raw.rewards.get(a, 0.0)
@@ -302,7 +301,7 @@ class Session:
         self.show_end(totals)
         return 0
 
-    def bot_move(self, seat: int, obs: dict) -> int:
+    def bot_move(self, seat: int) -> int:
         """The move of the bot in ``seat``; a line says that it is thinking once it has taken
         longer than ``thinking_after`` seconds."""
         line = self.style.dim(f"  {seat_name(seat, self.ns.seat)} is thinking...")
@@ -310,7 +309,7 @@ class Session:
         timer.daemon = True
         timer.start()
         try:
-            return self.agents[seat].act(obs["observation"], obs["action_mask"], self.raw.view(seat))
+            return agent_move(self.agents[seat], self.raw, seat)
         finally:
             timer.cancel()
             timer.join()

@@ -161,13 +161,12 @@ def play_game(env, seat_agents: list, env_seed: int, agent_seeds: list[int]) -> 
     view only. Returns the action texts, per-seat returns, steps and whether it was truncated.
 
     An agent with ``uses_view = False`` (e.g. ``random``, which reads only the mask) is handed
-    ``{}`` instead of the view, which saves building the view every step. An agent with a ``bind``
-    method (the search agent, :mod:`rummy_env.agents.ismcts`) is given the raw env after its ``reset``."""
+    ``{}`` instead of the view, which saves building the view every step. An agent with
+    ``uses_information_state`` (the search agents, the language-model agent) is given the seat's
+    information state instead (``agent.act_on(env.information_state(seat))``)."""
     env.reset(seed=env_seed)
     for seat, agent in enumerate(seat_agents):
         agent.reset(seat, agent_seeds[seat])
-        if hasattr(agent, "bind"):  # a search agent (rummy_env.agents.ismcts) reads the engine itself
-            agent.bind(env)
     names = env.possible_agents
     mapping = env.agent_name_mapping
     returns = [0.0] * len(names)
@@ -176,11 +175,7 @@ def play_game(env, seat_agents: list, env_seed: int, agent_seeds: list[int]) -> 
         name = env.agent_selection
         if env.terminations[name] or env.truncations[name]:
             break
-        seat = mapping[name]
-        obs = env.observe(name)
-        agent = seat_agents[seat]
-        view = env.view(seat) if getattr(agent, "uses_view", True) else {}
-        action = agent.act(obs["observation"], obs["action_mask"], view)
+        action = agent_move(seat_agents[mapping[name]], env, mapping[name])
         text = env.action_to_text(action)
         env.step(action)
         actions.append(text)
@@ -189,6 +184,16 @@ def play_game(env, seat_agents: list, env_seed: int, agent_seeds: list[int]) -> 
             returns[i] += rewards[n]
     return {"actions": actions, "returns": returns, "steps": len(actions),
             "truncated": bool(any(env.truncations.values()))}
+
+
+def agent_move(agent, env, seat: int) -> int:
+    """``agent``'s move for ``seat`` (the seat to act) of the raw env ``env``: from the seat's
+    information state for an agent with ``uses_information_state``, else from the seat's
+    observation, mask and view (``{}`` for an agent with ``uses_view = False``)."""
+    if agent.uses_information_state:
+        return int(agent.act_on(env.information_state(seat)))
+    obs = env.observe(env.possible_agents[seat])
+    return int(agent.act(obs["observation"], obs["action_mask"], env.view(seat) if agent.uses_view else {}))
 
 
 _WORKER: dict[str, Any] = {}

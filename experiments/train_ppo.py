@@ -14,10 +14,10 @@
   with ``--return-per-deal`` every deal's (round's, hand's) end is too, so in a game of several
   deals an action's return is its own deal's. ``--learner-reward`` pays the learner its reward
   minus the others' mean (``relative``) or a win/loss per deal (``deal_win_loss``).
-* **Policy**: :class:`rummy_env.agents.ppo_agent.PolicyNet` (an MLP; a small conv net over board
+* **Policy**: :class:`rummy_env.agents.policy_net.PolicyNet` (an MLP; a small conv net over board
   planes when the game exposes ``OBS_BOARD_SHAPE``). The rollout samples with
-  :meth:`~rummy_env.agents.ppo_agent.PolicyNet.choose` (the legal logits only, Gumbel-max) from the
-  distribution the update scores with :func:`rummy_env.agents.ppo_agent.masked_distribution`; the
+  :meth:`~rummy_env.agents.policy_net.PolicyNet.choose` (the legal logits only, Gumbel-max) from the
+  distribution the update scores with :func:`rummy_env.agents.policy_net.masked_distribution`; the
   stored log-probability equals the recomputed one at the start of every update (``logp_err0``, tested).
   With ``--prior heuristic`` the network is a residual policy over the rule-based agent (its
   action, computed for every policy decision by :meth:`Arena.policy_inputs`, gets a learned logit
@@ -32,7 +32,7 @@
 * **Output** in ``--run-dir``: ``train.csv`` (a row per update), ``eval.csv``, ``learning_curve.png``,
   ``checkpoint.pt`` (everything needed to resume: model, optimizer, games in flight with their
   generators, opponents, pool, RNG states, counters, log rows) and ``policy.pt`` (the network, for
-  :func:`rummy_env.agents.ppo_agent.load_ppo_agent`), written atomically every ``--save-every``
+  :func:`rummy_env.agents.registry.load_ppo_agent`), written atomically every ``--save-every``
   updates (:mod:`rummy_env.experiments.checkpoints`). A killed run started again with the same
   command continues exactly as if it had not stopped; the CSVs are rewritten from the checkpoint's
   rows. ``--no-resume`` starts over. A finished run writes ``summary.json``.
@@ -62,7 +62,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from rummy_env.agents.ppo_agent import masked_distribution
+from rummy_env.agents.policy_net import masked_distribution
 from rummy_env.experiments import io
 from rummy_env.experiments.arena import Arena, eval_opponents, opponent_mix, play_greedy
 from rummy_env.experiments.checkpoints import (plot_curves, resume_trainer, save_trainer, seed_globals,

@@ -324,7 +324,7 @@ The trained policy is an ordinary agent: load `policy.pt` and play it, e.g. agai
 """),
     code("""
 import numpy as np
-from rummy_env.agents.ppo_agent import load_ppo_agent
+from rummy_env.agents.registry import load_ppo_agent
 from rummy_env.agents.base import RandomAgent
 from rummy_env.experiments.tournament import play_game
 from rummy_env import rummy_v0

@@ -18,6 +18,10 @@ class Agent:
     name = "agent"
     uses_view = True
     """False for agents that read only the observation and mask: tournaments then skip the view."""
+    uses_information_state = False
+    """True for agents that decide from the seat's whole information state (the search agents, the
+    language-model agent): harnesses call their ``act_on(env.information_state(seat))`` instead of
+    :meth:`act` (:class:`rummy_env.information_state.InformationState`)."""
 
     def reset(self, seat: int, seed: int | None = None) -> None:
         """Called at the start of every episode with the agent's seat and a seed for its own RNG."""

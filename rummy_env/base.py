@@ -31,10 +31,11 @@ from typing import Any, Protocol
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import BaseWrapper
 
 from .actions import check_action_id
+from .information_state import InformationState
 from .layout import ObservationLayout
 from .rng import copy_rng, fresh_rng, seeded_rng
 
@@ -94,9 +95,17 @@ class Game(Protocol):
     def clone(self) -> "Game":
         """An independent copy in the same state (its generator too), copied directly."""
 
-    def determinize(self, seat: int, rng: np.random.Generator) -> "Game":
+    def determinize(self, seat: int, rng: np.random.Generator, **options: Any) -> "Game":
         """An independent copy in which everything ``seat`` cannot see is dealt again uniformly at
-        random among the deals consistent with what it has seen; its generator is drawn from ``rng``."""
+        random among the deals consistent with what it has seen; its generator is drawn from ``rng``.
+
+        Keyword options change how the unseen cards are dealt; a game accepts only its own, each
+        with a default, and refuses any other with ``TypeError``. The options:
+
+        - ``truthful_claim`` (I Doubt It, default False): deal from the belief that the pending
+          claim is true where it can be (``IDoubtItGame.determinize``).
+
+        Rummy, Tongits, Contract Rummy and Ginny-O take none."""
 
     def to_dict(self) -> dict: ...
 
@@ -328,6 +337,13 @@ class CardGameEnv(AECEnv):
         twin.np_random = fresh_rng(rng)
         return twin
 
+    def information_state(self, agent: str | int) -> InformationState:
+        """What ``agent`` (name or seat) may know now, as one object (:mod:`rummy_env.information_state`):
+        what the search agents decide from; ``ValueError`` before ``reset``."""
+        if self.game is None:
+            raise ValueError("call reset() before information_state()")
+        return InformationState(self.game, self._seat_of(agent), self.options)
+
     def _seat_of(self, agent: str | int) -> int:
         """The seat of ``agent`` (name or seat); ``ValueError`` for anything else."""
         if isinstance(agent, str) and agent in self.agent_name_mapping:
@@ -354,11 +370,14 @@ class CardGameEnv(AECEnv):
 
     # -- shared contract helpers -----------------------------------------------------------
     def action_to_text(self, action: int) -> str:
-        """Canonical text of an action id; ``ValueError`` for anything but an id of the action space."""
-        return self._game_or_template().action_to_text(action)
+        """Canonical text of an action id; ``ValueError`` for anything but an id of the action space,
+        and before ``reset()``."""
+        return self._reset_game("action_to_text").action_to_text(action)
 
     def text_to_action(self, text: str) -> int:
-        return self._game_or_template().text_to_action(text)
+        """The action id of ``text`` (:mod:`rummy_env.actions` grammar); ``ValueError`` for anything
+        else, and before ``reset()``."""
+        return self._reset_game("text_to_action").text_to_action(text)
 
     def view(self, agent: str | int) -> dict:
         """Structured, information-safe view of ``agent`` (name or seat); ``ValueError`` naming the
@@ -368,21 +387,24 @@ class CardGameEnv(AECEnv):
     def prompt(self, agent: str | int) -> str:
         """The text protocol's prompt for ``agent`` (name or seat), the seat to act: rules, situation,
         legal moves, answer instruction (:mod:`rummy_env.text_protocol`); ``ValueError`` for a seat
-        that is not to act."""
+        that is not to act, and before ``reset()``."""
         from .text_protocol import prompt
-        return prompt(self._game_or_template().view(self._seat_of(agent)))
+        return prompt(self._reset_game("prompt").view(self._seat_of(agent)))
 
     def parse_reply(self, agent: str | int, reply: str) -> int:
         """The action id of the last ``[...]`` in ``agent``'s ``reply`` to :meth:`prompt`, read as
         :meth:`text_to_action` reads; its ``ValueError`` for anything else. Legality is the mask's
-        business, as for any action id."""
+        business, as for any action id; ``ValueError`` before ``reset()``."""
         from .text_protocol import parse_reply
+        game = self._reset_game("parse_reply")
         self._seat_of(agent)
-        return parse_reply(reply, self.text_to_action)
+        return parse_reply(reply, game.text_to_action)
 
-    def _game_or_template(self) -> Game:
+    def _reset_game(self, method: str) -> Game:
+        """The game; ``ValueError`` naming ``method`` before the first ``reset()`` (the action texts
+        depend on the options and the game, and nothing is reset behind the caller's back)."""
         if self.game is None:
-            self.reset()
+            raise ValueError(f"call reset() before {method}()")
         return self.game
 
     def render(self):
@@ -407,51 +429,95 @@ class CardGameEnv(AECEnv):
         pass
 
 
-class CardGameWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order-enforcing wrapper, with the same checks on a faster path, shown
-    inline in Jupyter.
+ORDERED_ATTRIBUTES = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection",
+                                "num_agents", "agents"})
+"""Attributes the wrapper refuses with ``AttributeError`` before the first ``reset()``."""
 
-    ``last`` and ``step`` go straight to the raw env once it has been reset, instead of
-    reading each attribute through the wrapper's ``__getattr__`` (8 lookups a step).
+
+class CardGameWrapper(BaseWrapper):
+    """PettingZoo classic's order checks over the raw env, shown inline in Jupyter.
+
+    Built on PettingZoo's public ``BaseWrapper`` only (its ``OrderEnforcingWrapper`` keeps its state
+    in private flags, and its iterator reads them): before the first ``reset()`` the
+    :data:`ORDERED_ATTRIBUTES` raise ``AttributeError`` and ``step``, ``last``, ``observe``,
+    ``state``, ``render`` and ``agent_iter`` raise ``ValueError``; ``step`` once every agent is done
+    only warns (PettingZoo's warning); ``agent_iter`` refuses to hand out a turn that was not
+    stepped. ``last`` and ``step`` go straight to the raw env.
     """
 
-    def agent_iter(self, max_iter: int = 2**63):
-        if not self._has_reset:
-            return super().agent_iter(max_iter)
-        return _CardGameIterable(self, max_iter)
+    def __init__(self, env: CardGameEnv):
+        super().__init__(env)
+        self._reset_done = False
+        self._stepped = False
+        """Whether ``step`` or ``reset`` was called since ``agent_iter`` last handed out a turn."""
 
-    def last(self, observe: bool = True):
-        if not self._has_reset:
-            return super().last(observe)
-        return self.env.last(observe)
+    def __getattr__(self, name: str) -> Any:
+        if name in ORDERED_ATTRIBUTES and not self._reset_done:
+            raise AttributeError(f"{name} cannot be accessed before reset()")
+        return super().__getattr__(name)
+
+    def _check_reset(self, method: str) -> None:
+        if not self._reset_done:
+            raise ValueError(f"call reset() before {method}()")
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.env.reset(seed=seed, options=options)
+        self._reset_done = True
+        self._stepped = True
 
     def step(self, action) -> None:
-        if self._has_reset and self.env.agents:
+        if not self._reset_done:
+            self._check_reset("step")
+        self._stepped = True
+        if self.env.agents:
             self.env.step(action)
-            self._has_updated = True
         else:
-            super().step(action)
+            EnvLogger.warn_step_after_terminated_truncated()
+
+    def last(self, observe: bool = True):
+        if not self._reset_done:
+            self._check_reset("last")
+        return self.env.last(observe)
+
+    def observe(self, agent: str):
+        self._check_reset("observe")
+        return self.env.observe(agent)
+
+    def state(self) -> np.ndarray:
+        self._check_reset("state")
+        return self.env.state()
+
+    def render(self):
+        self._check_reset("render")
+        return self.env.render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> "AgentTurns":
+        self._check_reset("agent_iter")
+        return AgentTurns(self, max_iter)
 
     def _repr_html_(self) -> str:
         return self.unwrapped._repr_html_()
 
 
-class _CardGameIterable(AECOrderEnforcingIterable):
+class AgentTurns:
+    """What :meth:`CardGameWrapper.agent_iter` returns: the agent to act, turn after turn, until no
+    agent is left or ``max_iter`` turns were handed out; ``ValueError`` for a turn handed out
+    before the last one was stepped (or the env reset)."""
+
+    def __init__(self, wrapper: CardGameWrapper, max_iter: int):
+        self.wrapper = wrapper
+        self.max_iter = max_iter
+
     def __iter__(self):
-        return _CardGameIterator(self.env, self.max_iter)
-
-
-class _CardGameIterator(AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing iterator, reading the raw env's attributes directly."""
-
-    def __next__(self) -> str:
-        raw = self.env.env
-        if not raw.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        self.env._has_updated = False
-        return raw.agent_selection
+        wrapper = self.wrapper
+        raw = wrapper.unwrapped
+        for _ in range(self.max_iter):
+            if not raw.agents:
+                return
+            if not wrapper._stepped:
+                raise ValueError("call step() or reset() before the next turn of agent_iter()")
+            wrapper._stepped = False
+            yield raw.agent_selection
 
 
 def wrap(raw: CardGameEnv) -> AECEnv:

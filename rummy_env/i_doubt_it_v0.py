@@ -1,6 +1,6 @@
 """I Doubt It (Cheat, Bluff) as a PettingZoo AEC environment: ``i_doubt_it_v0``.
 
-Rules: ``docs/rules/i_doubt_it.md`` (DI-1..DI-29); engine: ``rummy_env/games/i_doubt_it.py``.
+Rules: ``docs/rules/i_doubt_it.md`` (DI-1..DI-29); engine: ``rummy_env/games/i_doubt_it/``.
 
 Agents ``player_0 .. player_{n-1}``. Each turn one seat acts (``agent_selection``):
 

@@ -9,6 +9,7 @@ import copy
 import json
 import pickle
 import re
+from collections import deque
 from typing import Callable
 
 import numpy as np
@@ -26,23 +27,39 @@ def random_legal_action(mask: np.ndarray, rng: np.random.Generator) -> int:
     return int(legal[rng.integers(len(legal))])
 
 
+STATE_TYPES = (type(None), bool, int, float, str, bytes, list, tuple, dict, set, frozenset, deque, np.ndarray,
+               np.generic, np.random.Generator)
+"""Attribute types a game's state is made of; any other attribute (the options, or a table shared
+by the games of one set of options: a catalogue, a layout, the masks or the play search, which
+owns its caches) is compared by identity."""
+
+
+def _frozen(value):
+    if isinstance(value, memoryview):
+        return bytes(value)
+    if isinstance(value, STATE_TYPES):
+        return pickle.dumps(value)
+    return id(value)
+
+
 def attribute_snapshot(game) -> dict:
-    """Every attribute of ``game``, each pickled (a memoryview by the bytes it shows), and its
-    generator's state: two equal snapshots mean nothing on the game was written in between."""
-    snap = {name: bytes(value) if isinstance(value, memoryview) else pickle.dumps(value)
-            for name, value in vars(game).items()}
+    """Every attribute of ``game``, each pickled (a memoryview by the bytes it shows, a shared
+    table by identity: :data:`STATE_TYPES`), and its generator's state: two equal snapshots mean
+    nothing on the game was written in between."""
+    snap = {name: _frozen(value) for name, value in vars(game).items()}
     snap[" rng state"] = pickle.dumps(game.rng.bit_generator.state)
     return snap
 
 
-def check_determinize_writes_nothing(game, rng: np.random.Generator, draws: int = 2) -> None:
-    """``draws`` determinizations for every seat of ``game`` leave every attribute of it (and
-    its generator) bit-identical. The legal mask is built first, as a search finds a position."""
+def check_determinize_writes_nothing(game, rng: np.random.Generator, draws: int = 2, **options) -> None:
+    """``draws`` determinizations for every seat of ``game`` (with the keyword ``options`` of the
+    game's ``determinize``) leave every attribute of it (and its generator) bit-identical. The
+    legal mask is built first, as a search finds a position."""
     game.legal_mask()
     before = attribute_snapshot(game)
     for seat in range(game.num_players):
         for _ in range(draws):
-            game.determinize(seat, rng)
+            game.determinize(seat, rng, **options)
     after = attribute_snapshot(game)
     assert after.keys() == before.keys(), f"determinize added or removed {sorted(after.keys() ^ before.keys())}"
     changed = sorted(name for name in before if before[name] != after[name])

@@ -1,7 +1,14 @@
-"""Re-deals of what one seat cannot see, one per game: ``redeal_<game>(game, seat, rng)`` returns a
-copy of ``game`` in which every card hidden from ``seat`` is dealt again at random, keeping all that
-``seat`` may know. The hidden-information tests of the games and of their rule-based agents compare
-what a seat observes, or an agent chooses, before and after such a re-deal (shared contract 3).
+"""Re-deals of what one seat's observation does not show, one per game: ``redeal_<game>(game, seat,
+rng)`` returns a copy of ``game`` in which the cards hidden from ``seat``'s observation are dealt
+again at random. Each keeps what its docstring lists, which is everything the seat observes: its own
+hand, the public cards and every count, so that the seat's observation and view stay bit-identical
+(``harness.check_hidden_information``). They keep no more than that, and so not everything a seat
+could work out from the history: after an unshuffled Rummy turnover (RM-24) the stock's order and
+each card drawn from it are public, and after a Contract Rummy reshuffle (CR-32) which cards make up
+the new stock is public, yet these re-deals shuffle those cards with the other hidden ones (the
+engines' ``determinize`` keeps them; tests/test_redeals.py shows both). The hidden-information tests
+of the games and of their rule-based agents compare what a seat observes, or an agent chooses,
+before and after such a re-deal (shared contract 3).
 """
 from __future__ import annotations
 
@@ -16,8 +23,8 @@ TONGITS_REDEAL_CHANGES: list = []
 
 
 def redeal_rummy(game, seat, rng):
-    """A copy of ``game`` with every card ``seat`` cannot see re-dealt: other hands (except cards
-    publicly taken from the discard pile) and the stock order."""
+    """A copy of ``game`` with the other hands (except cards publicly taken from the discard pile)
+    and the stock re-dealt over the same slots, even after an unshuffled turnover."""
     g = game.clone()
     hidden = [g.hands[q] & ~g.known[q] if q != seat else 0 for q in range(g.num_players)]
     pool = [c for h in hidden for c in cards_of(h)] + list(g.stock)
@@ -115,8 +122,8 @@ redeal_i_doubt_it.changed = 0
 
 
 def redeal_contract_rummy(game, seat, rng):
-    """Copy of ``game`` with every card ``seat`` cannot see (other hands minus their public
-    pick-ups, the stock) re-dealt at random."""
+    """Copy of ``game`` with the other hands (minus their public pick-ups) and the stock re-dealt
+    over the same slots, even after a reshuffle."""
     g = game.clone()
     pool = list(g.stock)
     for s in range(g.num_players):
@@ -165,5 +172,5 @@ def redeal_ginny_o(game, seat, rng):
     if cp != seat and g.drew >= 0 and not g.racks[cp][g.drew] and sum(g.racks[cp]):
         g.drew = next(t for t in range(53) if g.racks[cp][t])
     g.rng = np.random.default_rng(int(rng.integers(2 ** 32)))
-    g._reset_caches()
+    g.state_changed()
     return g

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from rummy_env.agents.base import Agent
-from rummy_env.agents.ismcts import DEFAULT_ITERATIONS, parse_ismcts_spec
-from rummy_env.agents.pimc import parse_pimc_spec
+from rummy_env.agents.ismcts import DEFAULT_ITERATIONS
 from rummy_env.agents.presets import PRESETS, resolve_spec
 from rummy_env.agents.registry import check_agent_spec, make_agent
+from rummy_env.agents.specs import parse_ismcts_spec, parse_pimc_spec
 from rummy_env.experiments import play
 from rummy_env.experiments.catalog import agents_text, option_rows
 from rummy_env.experiments.cli import main as cli_main

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from rummy_env.agents.ppo_agent import committed_checkpoint
+from rummy_env.agents.policy_checkpoint import committed_checkpoint
 
 ROOT = Path(__file__).resolve().parents[1]
 

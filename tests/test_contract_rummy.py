@@ -1,8 +1,9 @@
 """Tests of Contract Rummy (docs/rules/contract_rummy.md, CR-1..CR-34).
 
 The scenario checks 1-21 of the rules file, PettingZoo's api/seed tests, random matches checked at
-every step against an independent brute-force legality reference (built from ``melds.classify``
-only, not from the engine's catalogue tables or search), card/joker conservation, hidden information,
+every step against an independent brute-force legality reference (melds read by the tests' own
+checker, tests/reference_melds.py, not by ``rummy_env.melds``, the engine's catalogue tables or
+search), card/joker conservation, hidden information,
 round trips, option and deal validation and action texts.
 """
 from __future__ import annotations
@@ -15,10 +16,10 @@ import numpy as np
 import pytest
 
 from rummy_env import contract_rummy_v0
-from rummy_env import melds as ml
 from rummy_env.cards import CARD_TEXT, JOKER, card, parse_card
 from rummy_env.games.contract_rummy import Options
 from rummy_env.render import view_text
+from tests import reference_melds as rm
 from tests.harness import (check_hidden_information, check_roundtrips, play_random_games,
                            random_legal_action, run_pettingzoo_tests)
 from tests.redeals import redeal_contract_rummy as redeal
@@ -505,6 +506,17 @@ def test_scenario_21_match_end():
 
 
 # ---------------------------------------------------------------------- independent reference
+def piece_text(p: int) -> str:
+    """The text of an engine piece: card ``p``, or for ``52 + c`` a joker laid as card c (CR-20)."""
+    return CARD_TEXT[p] if p < 52 else rm.JOKER_PIECE + CARD_TEXT[p - 52]
+
+
+def shape(pieces, min_run: int) -> rm.Shape | None:
+    """The tests' own reading (tests/reference_melds.py) of engine pieces as a meld: CR-13, CR-14,
+    an ace high or low (CR-1)."""
+    return rm.shape([piece_text(p) for p in pieces], True, min_run)
+
+
 def _need(pieces):
     """(card, copies) pairs the pieces take from a hand (a joker piece takes a ``JK``)."""
     need = {}
@@ -532,7 +544,7 @@ def ref_melds(cnt, num_jokers, min_run):
                 for nj in range(jk + 1):
                     for js in itertools.combinations(suits, nj):
                         pieces = [card(r, s) + (52 if s in js else 0) for s in suits]
-                        if _pieces_ok(cnt, pieces) and ml.classify(pieces, True, min_run):
+                        if _pieces_ok(cnt, pieces) and shape(pieces, min_run):
                             out.add(tuple(sorted(pieces)))
     for s in range(4):
         for lo in range(1, 13):
@@ -543,7 +555,7 @@ def ref_melds(cnt, num_jokers, min_run):
                 for nj in range(jk + 1):
                     for js in itertools.combinations(range(len(cards)), nj):
                         pieces = [c + (52 if i in js else 0) for i, c in enumerate(cards)]
-                        if _pieces_ok(cnt, pieces) and ml.classify(pieces, True, min_run):
+                        if _pieces_ok(cnt, pieces) and shape(pieces, min_run):
                             out.add(tuple(sorted(pieces)))
     return out
 
@@ -560,14 +572,14 @@ def ref_lay_all(table, c, k):
     options = [c] if c != JOKER else [52 + x for x in range(52)]
     for i, m in enumerate(table):
         for p in options:
-            if ml.classify(m + [p], True, 3):
+            if shape(m + [p], 3):
                 if ref_lay_all(table[:i] + [m + [p]] + table[i + 1:], c, k - 1):
                     return True
     return False
 
 
 def _runs_apart(shapes, distinct):
-    runs = [s for s in shapes if s.kind == ml.RUN]
+    runs = [s for s in shapes if s.kind == "run"]
     for x, y in itertools.combinations(runs, 2):
         if x.suit == y.suit and (distinct or not (x.hi < y.lo - 1 or y.hi < x.lo - 1)):
             return False
@@ -578,9 +590,9 @@ def ref_contracts(game, cnt, a, b, laid_shapes, must, banned, table, stop_first=
     """Every valid completion (list of melds) of a contract needing ``a`` sets and ``b`` runs."""
     opts = game.opts
     cands = sorted(ref_melds(cnt, opts.jokers, opts.min_run_length))
-    kinds = {m: ml.classify(list(m), True, opts.min_run_length) for m in cands}
-    sets = [m for m in cands if kinds[m].kind == ml.SET]
-    runs = [m for m in cands if kinds[m].kind == ml.RUN]
+    kinds = {m: shape(list(m), opts.min_run_length) for m in cands}
+    sets = [m for m in cands if kinds[m].kind == "set"]
+    runs = [m for m in cands if kinds[m].kind == "run"]
     all7 = game.contract == 7 and opts.deal7_all_at_once
     needs = {m: _need(m) for m in cands}
 
@@ -646,10 +658,10 @@ def reference_mask(game):
     a_need, b_need = NEEDS[game.contract]
 
     def layoff_id(k, p):
-        return game.text_to_action(f"layoff {ml.piece_text(p)} @{k}")
+        return game.text_to_action(f"layoff {piece_text(p)} @{k}")
 
     def fits(m, p):
-        return ml.classify(m + [p], True, opts.min_run_length) is not None
+        return shape(m + [p], opts.min_run_length) is not None
 
     def dead(cnt_after, tbl, banned):
         t = sum(cnt_after)
@@ -671,7 +683,7 @@ def reference_mask(game):
         if not opts.joker_swap or game.went_down:
             return out
         for k, m in enumerate(tbl):
-            if ml.classify(m, True, opts.min_run_length).kind != ml.RUN:
+            if shape(m, opts.min_run_length).kind != "run":
                 continue
             for p in set(m):
                 c = p - 52
@@ -723,12 +735,12 @@ def reference_mask(game):
         return mask
     banned = game.banned
     if phase == 1 or (phase == 3 and not down):
-        laid = [ml.classify(table[k], True, opts.min_run_length) for k in game.laid]
-        a = a_need - sum(1 for s in laid if s.kind == ml.SET)
-        b = b_need - sum(1 for s in laid if s.kind == ml.RUN)
+        laid = [shape(table[k], opts.min_run_length) for k in game.laid]
+        a = a_need - sum(1 for s in laid if s.kind == "set")
+        b = b_need - sum(1 for s in laid if s.kind == "run")
         for combo in ref_contracts(game, list(cnt), a, b, laid, game.must, banned, table):
             for m in combo:
-                mask[A_MELD + game.text_to_action("meld " + " ".join(ml.piece_text(p) for p in m)) - A_MELD] = 1
+                mask[A_MELD + game.text_to_action("meld " + " ".join(piece_text(p) for p in m)) - A_MELD] = 1
     if phase == 2:
         if game.freed or game.must == JOKER:
             for k, p in joker_layoffs(cnt, table, banned):
@@ -766,7 +778,7 @@ def check_invariants(game):
     for m in game.melds:
         for p in m[0]:
             counts[JOKER if p >= 52 else p] += 1
-        assert ml.classify(m[0], True, opts.min_run_length) is not None
+        assert shape(m[0], opts.min_run_length) is not None
     assert counts == [opts.decks] * 52 + [opts.jokers]
     for s in range(game.num_players):
         assert game.hsize[s] == sum(game.hands[s])

@@ -576,7 +576,7 @@ def test_i_doubt_it_truthful_claim_belief_keeps_what_the_seat_sees_and_believes_
     shows the seat the same observation, mask and view, keeps every hand size, still varies the
     hidden cards in most positions, and makes the pending claim true in most worlds, where uniform worlds make it
     true in few: at every doubt decision of seat 0 in four rule-based 4-player games."""
-    from rummy_env.experiments.measure_claim_truth import claim_is_true, rule_based_turns
+    from rummy_env.experiments.studies.measure_claim_truth import claim_is_true, rule_based_turns
     env = make_raw_env("i_doubt_it")
     rng = np.random.default_rng(3)
     decisions, believed, uniform, varied, varied_uniformly = 0, 0.0, 0.0, 0, 0

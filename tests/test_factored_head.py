@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 import torch
 
-from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, load_ppo_agent, masked_distribution, masked_logits,
-                                        policy_for_game, policy_from_checkpoint)
-from rummy_env.experiments import agreement, imitate, train_ppo as tp
+from rummy_env.agents.policy_checkpoint import CHECKPOINT_FORMAT, policy_from_checkpoint
+from rummy_env.agents.policy_net import masked_distribution, masked_logits
+from rummy_env.agents.registry import load_ppo_agent, policy_for_game
+from rummy_env.experiments import imitate, train_ppo as tp
+from rummy_env.experiments.studies import agreement
 from rummy_env.experiments.checkpoints import atomic_torch_save, policy_record
 from rummy_env.games.ginny_o import ACTIONS, NUM_ACTIONS
 from rummy_env.vector import VectorGames
@@ -128,7 +130,7 @@ def test_factored_head_refuses_a_game_without_an_action_grid_and_unknown_heads()
 
 def test_imitation_then_ppo_with_the_factored_head_on_ginny_o(tmp_path):
     """``--head factored`` in both tools (the shared run flags): a tiny imitation run writes a
-    factored policy (which ``experiments/agreement.py`` scores on fresh decisions), and a tiny PPO
+    factored policy (which ``experiments/studies/agreement.py`` scores on fresh decisions), and a tiny PPO
     run starts from it and trains one update end to end."""
     torch.set_num_threads(1)
     small = ["--game", "ginny_o", "--hidden", "16", "--conv-channels", "4", "--head", "factored",

@@ -14,8 +14,8 @@ from rummy_env.games.ginny_o import CENTRE, NUM_ACTIONS, SQUARE_TEXT, GinnyOGame
 from rummy_env.melds import piece_text
 from rummy_env.render import view_text
 from tests import reference_ginny_o
-from tests.harness import (check_hidden_information, check_roundtrips, play_random_games,
-                           random_legal_action, run_pettingzoo_tests)
+from tests.harness import (check_determinize_writes_nothing, check_hidden_information, check_roundtrips,
+                           play_random_games, random_legal_action, run_pettingzoo_tests)
 from tests.redeals import redeal_ginny_o as redeal
 
 R = ["G8 5H", "H8 6H", "I8 7H"]
@@ -717,3 +717,23 @@ def test_observation_layout():
     assert planes[12, 7, 7] == 1 and planes[14, 3, 3] == 1 and planes[14, 7, 7] == 0
     rack = obs[ginny_o_v0.OBS_BOARD_SIZE:ginny_o_v0.OBS_BOARD_SIZE + 53]
     assert rack[parse_card("5S")] == 1 and rack.sum() == 7
+
+
+@pytest.mark.parametrize("opts", [{"num_players": 2}, {"num_players": 3, "reshuffle_on_return": False}])
+def test_determinize_leaves_the_real_game_bit_identical(opts):
+    """Determinizing every seat (the acting one and the others) in the start, exchange and play
+    phases (with tiles placed) through a game writes nothing on the game: every attribute and
+    the generator's state stay bit-identical."""
+    rng = np.random.default_rng(6)
+    game = GinnyOGame.new(Options(**opts), np.random.default_rng(5))
+    seen = set()
+    for step in range(160):
+        position = game.phase + (" placed" if game.placed else "")
+        if step % 5 == 0 or position not in seen:
+            seen.add(position)
+            check_determinize_writes_nothing(game, rng, draws=3)
+        action = random_legal_action(game.legal_mask(), rng)
+        game.step(0 if game.legal_mask()[0] and rng.random() < 0.8 else action)   # mostly draw: exchanges stall
+        if game.done:
+            break
+    assert {"start", "exchange", "play", "play placed"} <= seen, seen

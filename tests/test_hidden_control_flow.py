@@ -114,7 +114,9 @@ def test_tongits_draw_call_does_not_tell_a_four_of_a_kind_in_hand():
                  "hands": [["2C", "5H"], ["9C", "9D", "9H", "9S", "KC"], ["3D", "6S", "KH"]]}
     unqualified = dict(qualified, hands=[["2C", "5H"], ["9C", "9D", "9H", "3D", "KC"], ["9S", "6S", "KH"]])
     env_fn = functools.partial(tongits_v0.raw_env, hands_per_match=2)
-    actions = [tongits_v0.raw_env().text_to_action(t) for t in ("call draw", "fold", "fold")]
+    texts = tongits_v0.raw_env()
+    texts.reset(seed=0)
+    actions = [texts.text_to_action(t) for t in ("call draw", "fold", "fold")]
     first, first_end = replay_public_steps(env_fn, 0, qualified, actions, seat=0)
     second, second_end = replay_public_steps(env_fn, 0, unqualified, actions, seat=0)
     assert [r[0] for r in second] == [r[0] for r in first] == ["player_0", "player_1", "player_2", "player_0"]

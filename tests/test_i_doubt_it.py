@@ -12,7 +12,8 @@ import pytest
 from rummy_env import i_doubt_it_v0
 from rummy_env.cards import CARD_TEXT, RANKS
 from rummy_env.games.i_doubt_it import IDoubtItGame, Options, num_plays
-from tests.harness import (check_hidden_information, check_roundtrips, play_random_games, run_pettingzoo_tests)
+from tests.harness import (check_determinize_writes_nothing, check_hidden_information, check_roundtrips,
+                           play_random_games, random_legal_action, run_pettingzoo_tests)
 from tests.redeals import redeal_i_doubt_it as redeal
 
 
@@ -656,3 +657,22 @@ def test_observation_layout():
     assert list(obs[74:77]) == [2, 2, 3]              # sizes: me (p1), p2, p0
     assert obs[40] == 1                                # play phase
     assert list(obs[74 + 3 * 3:74 + 4 * 3]) == [0, 0, 1]   # p0 (index 2 for p1) to act
+
+
+@pytest.mark.parametrize("opts", [{}, {"num_players": 8, "wrong_rank_claims": True}])
+def test_determinize_leaves_the_real_game_bit_identical(opts):
+    """Determinizing every seat (uniformly and with ``truthful_claim``) at positions of both
+    phases through a game writes nothing on the game: every attribute and the generator's state
+    stay bit-identical."""
+    rng = np.random.default_rng(4)
+    game = IDoubtItGame.new(Options(**opts), np.random.default_rng(3))
+    seen = Counter()
+    for step in range(120):
+        if step % 7 == 0 or game.phase == 1 and seen[1] < 6:
+            seen[game.phase] += 1
+            for truthful in (False, True):
+                check_determinize_writes_nothing(game, rng, truthful_claim=truthful)
+        game.step(random_legal_action(game.legal_mask(), rng))
+        if game.done:
+            break
+    assert seen[0] >= 3 and seen[1] >= 3, seen

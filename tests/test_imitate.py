@@ -12,8 +12,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from rummy_env.agents.ppo_agent import load_ppo_agent  # noqa: E402
-from rummy_env.agents.registry import make_agent  # noqa: E402
+from rummy_env.agents.registry import load_ppo_agent, make_agent  # noqa: E402
 from rummy_env.experiments import imitate, io  # noqa: E402
 from rummy_env.experiments import train_ppo as tp  # noqa: E402
 from rummy_env.vector import VectorGames  # noqa: E402

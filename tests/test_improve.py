@@ -11,8 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from rummy_env.agents.ppo_agent import load_ppo_agent  # noqa: E402
-from rummy_env.agents.registry import heuristic_class, rule_based_agents  # noqa: E402
+from rummy_env.agents.registry import heuristic_class, load_ppo_agent  # noqa: E402
+from rummy_env.agents.base import rule_based_agents  # noqa: E402
 from rummy_env.experiments import improve  # noqa: E402
 from rummy_env.registry import make_raw_env  # noqa: E402
 

@@ -1,6 +1,7 @@
 """A non-editable install: the wheel puts only ``rummy_env`` into site-packages (agents/ and
 experiments/ install as ``rummy_env.agents`` and ``rummy_env.experiments``), carries every module of
-the repository, and ``rummy-env`` runs a tournament from a folder outside the repository.
+the repository but the one-off studies (``experiments/studies/``, which it leaves out), and
+``rummy-env`` runs a tournament from a folder outside the repository.
 
 The throwaway venv borrows the project venv's third-party packages through a ``.pth`` line (a plain
 path, so the project's editable-install hook is not run there) instead of downloading them again."""
@@ -12,18 +13,25 @@ import subprocess
 import sys
 import sysconfig
 import venv
+import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_FOLDERS = {"rummy_env": "rummy_env", "agents": "rummy_env/agents", "experiments": "rummy_env/experiments"}
 """Repository folder -> where its modules land in site-packages."""
+STUDIES = "experiments/studies"
+"""The one-off studies: run from a checkout, left out of the wheel."""
 
 
 def repository_modules(source: Path) -> set[str]:
+    """Where each module of the repository but the studies lands in site-packages."""
     found = set()
     for folder, installed_as in SOURCE_FOLDERS.items():
         for path in (source / folder).rglob("*.py"):
-            found.add(f"{installed_as}/{path.relative_to(source / folder).as_posix()}")
+            if not path.relative_to(source).as_posix().startswith(STUDIES + "/"):
+                found.add(f"{installed_as}/{path.relative_to(source / folder).as_posix()}")
     return found
 
 
@@ -38,12 +46,26 @@ def copy_of_the_checkout(target: Path) -> Path:
     return target
 
 
-def test_wheel_installs_only_rummy_env_and_runs_outside_the_repository(tmp_path):
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """(the source copy, the wheel built from it)."""
+    tmp_path = tmp_path_factory.mktemp("wheel")
     source = copy_of_the_checkout(tmp_path / "source")
     wheel_dir = tmp_path / "wheel"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                     "-w", str(wheel_dir), str(source)], check=True, capture_output=True, cwd=tmp_path)
     (wheel,) = wheel_dir.glob("rummy_env-*.whl")
+    return source, wheel
+
+
+def test_the_wheel_holds_no_study(built):
+    source, wheel = built
+    assert list((source / STUDIES).glob("*.py"))   # the checkout has them
+    assert [name for name in zipfile.ZipFile(wheel).namelist() if "studies" in name] == []
+
+
+def test_wheel_installs_only_rummy_env_and_runs_outside_the_repository(built, tmp_path):
+    source, wheel = built
 
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=False)

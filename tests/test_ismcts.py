@@ -10,10 +10,12 @@ import time
 import numpy as np
 import pytest
 
-from rummy_env.agents.ismcts import ISMCTSAgent, Node, parse_ismcts_spec
-from rummy_env.agents.pimc import PIMCAgent, parse_pimc_spec
-from rummy_env.agents.registry import check_agent_spec, make_agent
-from rummy_env.experiments.tournament import TournamentConfig, run_tournament
+from rummy_env.agents.ismcts import ISMCTSAgent, Node
+from rummy_env.agents.pimc import PIMCAgent
+from rummy_env.agents.registry import check_agent_spec, heuristic_class, make_agent
+from rummy_env.agents.specs import parse_ismcts_spec, parse_pimc_spec
+from rummy_env.experiments.tournament import TournamentConfig, agent_move, run_tournament
+from rummy_env.information_state import InformationState
 from rummy_env.registry import make_raw_env
 
 GAMES = ["rummy", "tongits", "i_doubt_it", "contract_rummy", "ginny_o"]
@@ -35,14 +37,12 @@ def play_to_end(env, agents: dict, seed: int) -> int:
     agents = {**{s: make_agent("heuristic", game) for s in range(len(env.possible_agents))}, **agents}
     for seat, agent in agents.items():
         agent.reset(seat, seed + seat)
-        if isinstance(agent, (ISMCTSAgent, PIMCAgent)):
-            agent.bind(env)
     decisions = 0
     while not env.game.done:
         seat = env.game.current_player
         mask = env.game.legal_mask().copy()
         agent = agents[seat]
-        action = agent.act(env.game.observation(seat), mask, env.game.view(seat))
+        action = agent_move(agent, env, seat)
         if isinstance(agent, (ISMCTSAgent, PIMCAgent)):
             assert mask[action] == 1, f"illegal action {action} {env.action_to_text(action)!r}"
             decisions += 1
@@ -70,17 +70,28 @@ def position(game: str, seed: int, moves: int):
 
 def decide(env, seed: int, spec: str = "ismcts:12:preset=none") -> int:
     """The action a fresh agent of ``spec``, reset with ``seed``, chooses for the seat to act."""
-    seat = env.game.current_player
-    agent = make_agent(spec, env.metadata["name"].removesuffix("_v0"))
-    agent.reset(seat, seed)
-    agent.bind(env)
-    return agent.act(env.game.observation(seat), env.game.legal_mask().copy(), env.game.view(seat))
+    return decide_on(env.information_state(env.game.current_player), env.metadata["name"].removesuffix("_v0"),
+                     seed, spec)
+
+
+def decide_on(state, game: str, seed: int, spec: str) -> int:
+    """The action a fresh agent of ``spec`` for ``game``, reset with ``seed``, chooses from the
+    information state ``state``."""
+    agent = make_agent(spec, game)
+    agent.reset(state.seat, seed)
+    return agent.act_on(state)
+
+
+def twin(state, seed: int) -> InformationState:
+    """The seat's information state in a re-dealt twin: the game of ``state.determinize(seed)``,
+    wrapped as that seat's."""
+    return InformationState(state.determinize(seed), state.seat, state.options)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_only_legal_actions_over_whole_games(game):
     env = make_raw_env(game, **SHORT[game])
-    assert play_to_end(env, {0: ISMCTSAgent(game, iterations=1)}, 1) > 0
+    assert play_to_end(env, {0: ISMCTSAgent(game, heuristic_class(game), iterations=1)}, 1) > 0
 
 
 @pytest.mark.parametrize("game", ["rummy", "tongits"])
@@ -112,17 +123,19 @@ INFORMATION_CASES = [(game, "ismcts:12:preset=none") for game in GAMES] + [
 
 @pytest.mark.parametrize("game,spec", INFORMATION_CASES)
 def test_choice_depends_only_on_the_seats_information(game, spec):
-    """The real game and an alternative real game with everything the seat cannot see re-dealt
-    (``determinize``) give the same action with the same seed; the alternatives do differ."""
+    """The information state of a position and that of its re-dealt twin (a game built from the
+    state's ``determinize``, wrapped as the same seat's state) give the same action with the same
+    seed; the twins do differ."""
     differed = 0
     for seed in range(4):
         env = position(game, 100 + seed, 4 + 3 * seed)
         if env is None:
             continue
-        seat = env.game.current_player
-        other = env.determinize(seat, 1000 + seed)
-        differed += other.game.to_dict() != env.game.to_dict()
-        assert decide(other, seed, spec) == decide(env, seed, spec)
+        state = env.information_state(env.game.current_player)
+        other = twin(state, 1000 + seed)
+        assert other.action_mask().tolist() == state.action_mask().tolist()
+        differed += other._game.to_dict() != state._game.to_dict()   # the test may look at both games
+        assert decide_on(other, game, seed, spec) == decide_on(state, game, seed, spec)
     assert differed > 0
 
 
@@ -135,41 +148,44 @@ def redealt_choice_changes(new_agent, first_seed: int, first_moves: int) -> int:
         env = position("tongits", first_seed + seed, first_moves + seed)
         if env is None:
             continue
-        seat = env.game.current_player
-        other = env.determinize(seat, 10 * first_seed + seed)
+        state = env.information_state(env.game.current_player)
         choices = []
-        for world in (env, other):
+        for position_state in (state, twin(state, 10 * first_seed + seed)):
             agent = new_agent()
-            agent.reset(seat, seed)
-            agent.bind(world)
-            choices.append(agent.act(world.game.observation(seat), world.game.legal_mask().copy(),
-                                     world.game.view(seat)))
+            agent.reset(state.seat, seed)
+            choices.append(agent.act_on(position_state))
         changed += choices[0] != choices[1]
     return changed
 
 
 def test_search_that_peeks_is_caught():
-    """The independence check can fail: a search over the true game (clone, not determinize)
-    chooses differently in some re-dealt world."""
+    """The independence check can fail: a search over the true game (a clone of the state's private
+    game, not ``determinize``; tests/test_layering.py forbids that reach in ``agents/``) chooses
+    differently in some re-dealt twin."""
     class Peeking(ISMCTSAgent):
+        def act_on(self, state):
+            self.true_game = state._game
+            return super().act_on(state)
+
         def _iterate(self, root, world):
-            super()._iterate(root, self.env.game.clone())
+            super()._iterate(root, self.true_game.clone())
 
-    assert redealt_choice_changes(lambda: Peeking("tongits", iterations=40), 200, 2) > 0
+    assert redealt_choice_changes(lambda: Peeking("tongits", heuristic_class("tongits"), iterations=40), 200, 2) > 0
 
 
-def test_seconds_budget_is_kept():
+def test_seconds_budget_is_kept(monkeypatch):
+    """With only a time budget the search stops at the first clock reading past its deadline, on a
+    clock that moves 1 s per reading: it reads the clock once to set the deadline and once after
+    each iteration, so 3 s give 3 iterations. No wall-clock assertion: what a decision costs is
+    measured by experiments/measure_agent_costs.py (docs/results/agent_costs.json)."""
+    readings = iter(range(1_000))  # a search that ignored its deadline would run out of readings
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(readings)))
     env = position("rummy", 7, 3)
     seat = env.game.current_player
-    agent = ISMCTSAgent("rummy", iterations=None, seconds=0.3)
+    agent = ISMCTSAgent("rummy", heuristic_class("rummy"), iterations=None, seconds=3.0)
     agent.reset(seat, 0)
-    agent.bind(env)
-    start = time.perf_counter()
-    agent.act(env.game.observation(seat), env.game.legal_mask().copy(), {})
-    elapsed = time.perf_counter() - start
-    per_iteration = elapsed / agent.last_iterations
-    assert agent.last_iterations >= 1
-    assert elapsed <= 0.3 + 2 * per_iteration + 0.05
+    agent.act_on(env.information_state(seat))
+    assert agent.last_iterations == 3
 
 
 def test_specs():
@@ -207,7 +223,7 @@ def test_truncated_ismcts_rollout_stops_at_depth_and_adds_the_value():
     seat = env.game.current_player
     agent = make_agent("ismcts:1:depth=3:value=cards:preset=none", "i_doubt_it")
     agent.reset(seat, 0)
-    agent.bind(env)
+    agent.prepare(env.information_state(seat))
     estimates = []
     agent.cutoff_value = lambda worlds, s, value=agent.cutoff_value: estimates.append(value(worlds, s)[0]) or \
         np.array(estimates[-1:])
@@ -223,12 +239,19 @@ def test_truncated_ismcts_rollout_stops_at_depth_and_adds_the_value():
     assert len(steps) == 1 + 3 and total == pytest.approx(estimates[0])   # no reward before the end
 
 
-def test_act_without_bind_is_refused():
+def test_search_refuses_act_without_the_information_state_and_another_seats_state():
     env = position("rummy", 3, 2)
-    agent = ISMCTSAgent("rummy", iterations=5)
-    agent.reset(env.game.current_player, 0)
-    with pytest.raises(ValueError, match="bind"):
-        agent.act(env.game.observation(0), env.game.legal_mask().copy(), {})
+    seat = env.game.current_player
+    for spec in ("ismcts:5:preset=none", "pimc:4:preset=none"):
+        agent = make_agent(spec, "rummy")
+        agent.reset(seat, 0)
+        with pytest.raises(ValueError, match=r"act_on\(env.information_state\(seat\)\)"):
+            agent.act(env.game.observation(seat), env.game.legal_mask().copy(), {})
+        with pytest.raises(ValueError, match=f"plays seat {seat}, not seat {1 - seat}"):
+            agent.act_on(env.information_state(1 - seat))
+        agent.reset(1 - seat, 0)
+        with pytest.raises(ValueError, match="not to act"):
+            agent.act_on(env.information_state(1 - seat))
 
 
 def test_beats_random_in_a_duplicate_tournament(tmp_path):
@@ -242,7 +265,7 @@ def test_beats_random_in_a_duplicate_tournament(tmp_path):
 
 
 def test_terminal_play_against_ismcts():
-    """`rummy-env play` binds the search agent to its env: a whole Tongits hand against it."""
+    """`rummy-env play` gives the search agent its seat's information state: a whole Tongits hand against it."""
     from tests.test_play import run
     rc, out, _ = run(["tongits", "--seed", "4", "--opponents", "ismcts:3:preset=none", "--option", "hands_per_match=1"])
     assert rc == 0
@@ -282,7 +305,7 @@ def test_pimc_specs():
 def test_pimc_value_cards_scores_hand_sizes_and_refuses_another_return():
     """``value=cards`` (I Doubt It) scores a cut-off rollout by ``position_value``: 2 p - 1 with p the
     seat's share of exp(-hand size / HAND_SCALE) over the seats, higher for a smaller hand; once a
-    seat is out, +1 for it and -1 for the others; ``bind`` refuses a
+    seat is out, +1 for it and -1 for the others; the first decision refuses a
     reward_mode other than ``winner``, whose return it estimates."""
     from rummy_env.agents.heuristic_i_doubt_it import HAND_SCALE, position_value
     env = make_raw_env("i_doubt_it")
@@ -300,7 +323,7 @@ def test_pimc_value_cards_scores_hand_sizes_and_refuses_another_return():
     ranked.reset(seed=5)
     agent.reset(0, 0)
     with pytest.raises(ValueError, match="value=cards estimates the return of reward_mode='winner'"):
-        agent.bind(ranked)
+        agent.act_on(ranked.information_state(0))
 
 
 # Contract Rummy's committed policy was trained on one deal, 4 seats, win_loss rewards.
@@ -309,7 +332,7 @@ CONTRACT_RUMMY_VALUE_UNIT = {"deals": [1], "reward_mode": "win_loss"}
 
 def test_pimc_value_ppo_refuses_another_return_or_observation():
     """The value head estimates the return it was trained on: another reward_mode or another
-    observation size (3 seats) is refused at bind."""
+    observation size (3 seats) is refused at the first decision."""
     agent = make_agent("pimc:4:value=ppo:depth=4:preset=none", "contract_rummy")
     agent.reset(0, 1)
     for options, words in [({"deals": [1]}, "reward_mode='win_loss'"),
@@ -317,14 +340,14 @@ def test_pimc_value_ppo_refuses_another_return_or_observation():
         env = make_raw_env("contract_rummy", **options)
         env.reset(seed=1)
         with pytest.raises(ValueError, match=words):
-            agent.bind(env)
+            agent.act_on(env.information_state(0))
 
 
 def test_pimc_value_from_a_checkpoint_path():
     """``value=PATH`` scores cut-off rollouts with that checkpoint's value head: the committed
     policy's path decides exactly as ``value=ppo`` with the same seed; another game's checkpoint is
     refused."""
-    from rummy_env.agents.ppo_agent import committed_checkpoint
+    from rummy_env.agents.policy_checkpoint import committed_checkpoint
     path = committed_checkpoint("contract_rummy")
     env = make_raw_env("contract_rummy", **CONTRACT_RUMMY_VALUE_UNIT)
     choices = {}
@@ -333,12 +356,11 @@ def test_pimc_value_from_a_checkpoint_path():
         agents = [make_agent(spec if s == 0 else "heuristic", "contract_rummy") for s in range(4)]
         for s, agent in enumerate(agents):
             agent.reset(s, 9)
-        agents[0].bind(env)
         made, searched = [], 0
         while searched < 6:
             seat = env.game.current_player
             mask = env.game.legal_mask().copy()
-            action = agents[seat].act(env.game.observation(seat), mask, env.game.view(seat))
+            action = agent_move(agents[seat], env, seat)
             if seat == 0:
                 made.append(action)
                 searched += np.count_nonzero(mask) > 1
@@ -358,7 +380,7 @@ def test_truncated_rollout_never_steps_past_depth():
     seat = env.game.current_player
     agent = make_agent("pimc:4:value=ppo:depth=5:preset=none", "contract_rummy")
     agent.reset(seat, 0)
-    agent.bind(env)
+    agent.prepare(env.information_state(seat))
     legal = np.flatnonzero(env.game.legal_mask())
     for trial in range(6):
         world = env.game.determinize(seat, np.random.default_rng(trial))
@@ -368,18 +390,19 @@ def test_truncated_rollout_never_steps_past_depth():
         collected, cut_world = agent._rollout(world, [int(legal[trial % len(legal)])])
         assert len(steps) == 1 + 5 and not world.done and cut_world is world
         assert collected == 0.0  # one deal: no reward before it ends
-    values = agent._values(env.game, [[int(legal[0])]], 3)
+    values = agent._values(env.information_state(seat), [[int(legal[0])]], 3)
     assert values.shape == (3, 1) and np.all(np.abs(values) < 2)
 
 
 def test_pimc_that_peeks_is_caught():
-    """The independence check can fail for PIMC too: rolling out copies of the true game (clone, not
-    determinize) chooses differently in some re-dealt world."""
+    """The independence check can fail for PIMC too: rolling out copies of the true game (the
+    state's private game cloned, not determinize) chooses differently in some re-dealt twin."""
     class Peeking(PIMCAgent):
-        def _values(self, game, actions, worlds):
-            return np.array([[self._rollout(game.clone(), a)[0] for a in actions] for _ in range(worlds)])
+        def _values(self, state, actions, worlds):
+            return np.array([[self._rollout(state._game.clone(), a)[0] for a in actions] for _ in range(worlds)])
 
-    assert redealt_choice_changes(lambda: Peeking("tongits", worlds=6, screen=2, candidates=4), 300, 4) > 0
+    assert redealt_choice_changes(lambda: Peeking("tongits", heuristic_class("tongits"), worlds=6, screen=2,
+                                                  candidates=4), 300, 4) > 0
 
 
 def test_pimc_keeps_the_rule_based_plan_of_the_real_game():
@@ -388,24 +411,24 @@ def test_pimc_keeps_the_rule_based_plan_of_the_real_game():
     so it must play exactly a lone rule-based agent's moves in the real game: the rollouts, which
     call rule-based agents in other worlds, must not disturb the plan of the real game."""
     class NeverDeviating(PIMCAgent):
-        def _values(self, game, actions, worlds):
-            return super()._values(game, actions, worlds) * 0.0
+        def _values(self, state, actions, worlds):
+            return super()._values(state, actions, worlds) * 0.0
 
     env = make_raw_env("ginny_o")
     env.reset(seed=11)
-    search = NeverDeviating("ginny_o", worlds=2, screen=1, candidates=2, value="ppo", depth=2)
+    search = NeverDeviating("ginny_o", heuristic_class("ginny_o"), worlds=2, screen=1, candidates=2, value="ppo",
+                            depth=2)
     shadow, other = make_agent("heuristic", "ginny_o"), make_agent("heuristic", "ginny_o")
     search.reset(0, 5)
     shadow.reset(0, 5)
     other.reset(1, 6)
-    search.bind(env)
     compared = rollouts = 0
     while not env.game.done and compared < 40:
         seat = env.game.current_player
         observation, mask, view = env.game.observation(seat), env.game.legal_mask(), env.game.view(seat)
         if seat == 0:
             action = shadow.act(observation, mask.copy(), view)
-            assert search.act(observation, mask.copy(), view) == action, f"decision {compared}"
+            assert search.act_on(env.information_state(0)) == action, f"decision {compared}"
             compared += 1
             rollouts += search.last_iterations
         else:
@@ -420,8 +443,8 @@ def test_measure_long_games_one_game_with_another_value_head(tmp_path):
     head and times that spec only; ``--value`` without ``--only`` is refused."""
     import json
 
-    from rummy_env.agents.ppo_agent import committed_checkpoint
-    from rummy_env.experiments import measure_long_games
+    from rummy_env.agents.policy_checkpoint import committed_checkpoint
+    from rummy_env.experiments.studies import measure_long_games
     path = committed_checkpoint("i_doubt_it")
     out = tmp_path / "cost.json"
     measure_long_games.main(["--only", "i_doubt_it", "--value", path, "--games", "1", "--deals", "1",
@@ -438,7 +461,7 @@ def test_measure_long_games_one_game_with_another_value_head(tmp_path):
 def test_measure_long_games_calibrates_a_hand_written_estimate():
     """``--value score`` (Ginny-O) calibrates ``heuristic_ginny_o.position_value`` on seat 0's
     decisions; another game's estimate is refused."""
-    from rummy_env.experiments.measure_long_games import value_calibration
+    from rummy_env.experiments.studies.measure_long_games import value_calibration
     record = value_calibration("ginny_o", 1, 500000, "score")
     assert record["checkpoint"] == "score" and record["decisions"] > 10
     assert -1 < record["mean_estimate"] < 1 and record["mean_return"] in (-1.0, 0.0, 1.0)
@@ -449,7 +472,7 @@ def test_measure_long_games_calibrates_a_hand_written_estimate():
 def test_claim_truth_matches_the_engines_reveal():
     """``measure_claim_truth.claim_is_true`` agrees with the engine's reveal (DI-20) at every doubt
     in rule-based games with a doubter forced, and the measurement covers its doubt decisions."""
-    from rummy_env.experiments.measure_claim_truth import claim_is_true, measure, rule_based_turns
+    from rummy_env.experiments.studies.measure_claim_truth import claim_is_true, measure, rule_based_turns
     env = make_raw_env("i_doubt_it")
     checked = {True: 0, False: 0}
     for seed in range(3):
@@ -532,7 +555,7 @@ def test_ginny_o_position_value_and_pimc_plans_rollout_to_the_seats_next_turn():
     assert position_value(game, seat) == pytest.approx(-position_value(game, 1 - seat))
     agent = make_agent("pimc:2:screen=1:candidates=3:value=score:depth=turn:moves=plans:preset=none", "ginny_o")
     agent.reset(seat, 0)
-    agent.bind(env)
+    agent.prepare(env.information_state(seat))
     probe = make_agent("heuristic", "ginny_o")
     probe.reset(seat, 0)
     probe.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
@@ -541,12 +564,12 @@ def test_ginny_o_position_value_and_pimc_plans_rollout_to_the_seats_next_turn():
     collected, cut_world = agent._rollout(world, plan)
     assert cut_world is world and world.current_player == seat and world.phase in ("start", "play")
     assert world.turns == game.turns + 2 and collected == 0.0
-    first = agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+    first = agent.act_on(env.information_state(seat))
     rest = list(agent.plan)
     assert agent.last_iterations > 0 and rest[-1] == 2
     game.step(first)
     for action in rest:   # the chosen play, to its commit, without another search
-        assert agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat)) == action
+        assert agent.act_on(env.information_state(seat)) == action
         assert agent.last_iterations == 0
         game.step(action)
     assert game.current_player != seat and agent.plan == []
@@ -565,14 +588,13 @@ def test_ismcts_plans_searches_the_rule_based_plays_and_plays_the_chosen_one_who
     plays = probe.candidate_plans(3)
     agent = make_agent("ismcts:8:rollout=heuristic:depth=6:value=score:moves=plans:candidates=3:preset=none", "ginny_o")
     agent.reset(seat, 0)
-    agent.bind(env)
-    first = agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat))
+    first = agent.act_on(env.information_state(seat))
     assert agent.last_iterations == 8 and [first] + agent.plan in plays
     assert set(agent.root_moves) == {play[0] for play in plays}
     rest = list(agent.plan)
     game.step(first)
     for action in rest:
-        assert agent.act(game.observation(seat), game.legal_mask().copy(), game.view(seat)) == action
+        assert agent.act_on(env.information_state(seat)) == action
         assert agent.last_iterations == 0
         game.step(action)
     assert game.current_player != seat and agent.plan == []
@@ -598,7 +620,7 @@ def test_win_credit_and_a_root_only_tree():
     seat = env.game.current_player
     agent = make_agent("ismcts:60:rollout=heuristic:credit=win:tree=1:preset=none", "tongits")
     agent.reset(seat, 0)
-    agent.bind(env)
+    agent.prepare(env.information_state(seat))
     root = Node()
     agent._low, agent._high = np.inf, -np.inf
     credits = set()
@@ -622,9 +644,9 @@ def test_win_credit_and_a_root_only_tree():
 
 
 def test_decision_gain_counts_departures_and_scores_them_in_the_real_game():
-    """experiments/decision_gain: the rule-based agent itself never departs from its move (no gain
+    """experiments/studies/decision_gain: the rule-based agent itself never departs from its move (no gain
     either way); random play departs, and each true gain is a difference of two win credits."""
-    from rummy_env.experiments.decision_gain import measure
+    from rummy_env.experiments.studies.decision_gain import measure
     heuristic, random = measure("tongits", {"hands_per_match": 1}, ["heuristic", "random"], positions=12, seed=3,
                                 worlds=4, sample=0.5)
     assert heuristic["positions"] == random["positions"] == 12
@@ -652,8 +674,8 @@ def test_gate_departs_from_the_rule_based_move_only_by_a_margin_of_standard_erro
     for gate, played in [(1.0, other), (gain_in_errors - 0.01, other), (gain_in_errors + 0.01, rule), (2.0, rule)]:
         agent = make_agent(f"ismcts:5:gate={gate}:preset=none", "tongits")
         agent.reset(seat, 0)
-        agent.bind(env)
-        agent.rule_move = agent._rule_move(game, observation, mask)
+        agent.prepare(env.information_state(seat))
+        agent.rule_move = agent._rule_move(env.information_state(seat), mask)
         assert agent.rule_move == rule
         assert agent._gated(root, other) == played, gate
         assert agent.last_departed == (played == other)
@@ -672,8 +694,7 @@ def test_gate_departs_from_the_rule_based_move_only_by_a_margin_of_standard_erro
             for spec in departures:
                 agent = make_agent(spec, "tongits")
                 agent.reset(seat, deal)
-                agent.bind(env)
-                departures[spec] += agent.act(game.observation(seat), game.legal_mask().copy(), {}) != rule
+                departures[spec] += agent.act_on(env.information_state(seat)) != rule
     assert positions >= 8
     assert departures["ismcts:40:rollout=heuristic:gate=100:preset=none"] == 0
     assert departures["ismcts:40:rollout=heuristic:preset=none"] > 0
@@ -709,9 +730,9 @@ def test_paired_baseline_backs_up_the_gain_over_the_rule_based_move_in_the_same_
     seat = env.game.current_player
     agent = make_agent("ismcts:40:rollout=heuristic:tree=1:baseline=rule:preset=none", "tongits")
     agent.reset(seat, 0)
-    agent.bind(env)
+    agent.prepare(env.information_state(seat))
     game = env.game
-    agent.rule_move = agent._rule_move(game, game.observation(seat), game.legal_mask())
+    agent.rule_move = agent._rule_move(env.information_state(seat), game.legal_mask())
     root = Node()
     agent._low, agent._high = np.inf, -np.inf
     departed = nonzero = 0

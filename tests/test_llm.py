@@ -11,7 +11,8 @@ pytest.importorskip("openai")
 
 from llm_server import GARBAGE, ILLEGAL, RuleServer  # noqa: E402
 
-from rummy_env.agents.llm import LLMAgent, LLMServerError, parse_llm_spec  # noqa: E402
+from rummy_env.agents.llm import LLMAgent, LLMServerError  # noqa: E402
+from rummy_env.agents.specs import parse_llm_spec  # noqa: E402
 from rummy_env.agents.registry import check_agent_spec, make_agent  # noqa: E402
 from rummy_env.experiments import io  # noqa: E402
 from rummy_env.experiments.cli import main  # noqa: E402
@@ -37,22 +38,20 @@ def spec(server, extra: str = "") -> str:
     return f"llm:model=rule:base_url={server.url}:timeout=0.4:retries=2{extra}"
 
 
-def bound_agent(server, game: str = "rummy", extra: str = "", seed: int = 5600000):
-    """An llm agent bound to a fresh raw env of ``game`` at the first decision, and that env."""
+def agent_at_first_decision(server, game: str = "rummy", extra: str = "", seed: int = 5600000):
+    """An llm agent for the seat to act of a fresh raw env of ``game`` at the first decision, and that env."""
     env = make_raw_env(game, **SHORT[game])
     env.reset(seed=seed)
     agent = make_agent(spec(server, extra), game)
     agent.reset(env.agent_name_mapping[env.agent_selection], 1)
-    agent.bind(env)
     return agent, env
 
 
 def decide(agent, env) -> tuple[int, dict]:
     """One decision of ``agent`` for the seat to act, and its record."""
     name = env.agent_selection
-    obs = env.observe(name)
-    action = agent.act(obs["observation"], obs["action_mask"], env.view(name))
-    assert obs["action_mask"][action]
+    action = agent.act_on(env.information_state(name))
+    assert env.observe(name)["action_mask"][action]
     return action, agent.pop_decisions()[-1]
 
 
@@ -76,15 +75,15 @@ def test_a_bad_spec_is_a_one_line_value_error(bad, words):
         check_agent_spec(bad, "rummy")
 
 
-def test_an_unbound_agent_says_how_to_bind_it(server):
+def test_act_without_the_information_state_says_what_to_call(server):
     agent = make_agent(spec(server), "rummy")
-    with pytest.raises(ValueError, match=r"agent.bind\(raw_env\)"):
+    with pytest.raises(ValueError, match=r"agent.act_on\(env.information_state\(seat\)\)"):
         agent.act(np.zeros(1), np.ones(2, np.int8), {})
 
 
 # -- one decision ---------------------------------------------------------------------------------
 def test_a_rule_reply_is_played_with_its_tokens_and_latency(server):
-    agent, env = bound_agent(server)
+    agent, env = agent_at_first_decision(server)
     action, record = decide(agent, env)
     assert record["prompt"] == env.prompt(env.agent_selection)
     assert record["move"] == env.action_to_text(action) and not record["fallback"]
@@ -97,7 +96,7 @@ def test_a_rule_reply_is_played_with_its_tokens_and_latency(server):
 @pytest.mark.parametrize("fault, words", [(GARBAGE, "no move in square brackets"),
                                           (ILLEGAL, "'layoff AS @16' is not a legal move now")])
 def test_an_invalid_reply_is_answered_with_the_error_and_asked_again(server, fault, words):
-    agent, env = bound_agent(server)
+    agent, env = agent_at_first_decision(server)
     server.script = ["garbage" if fault == GARBAGE else "illegal"]
     _, record = decide(agent, env)
     first, second = record["attempts"]
@@ -110,7 +109,7 @@ def test_an_invalid_reply_is_answered_with_the_error_and_asked_again(server, fau
 
 @pytest.mark.parametrize("fallback", ["heuristic", "random"])
 def test_after_the_retries_the_fallback_move_is_played_and_counted(server, fallback):
-    agent, env = bound_agent(server, extra=f":fallback={fallback}")
+    agent, env = agent_at_first_decision(server, extra=f":fallback={fallback}")
     server.script = ["garbage", "illegal", "garbage"]
     _, record = decide(agent, env)
     assert record["fallback"] and record["invalid_replies"] == 3 and len(record["attempts"]) == 3
@@ -121,7 +120,7 @@ def test_after_the_retries_the_fallback_move_is_played_and_counted(server, fallb
 def test_http_errors_and_timeouts_are_retried(server, fault):
     """A 500, a 429 or a reply slower than the timeout is retried by the client; the retry's answer
     is played, and nothing counts as an invalid reply."""
-    agent, env = bound_agent(server)
+    agent, env = agent_at_first_decision(server)
     server.script = [fault]
     _, record = decide(agent, env)
     assert [m for m, _ in server.requests] == [fault, "rule"]
@@ -130,7 +129,7 @@ def test_http_errors_and_timeouts_are_retried(server, fault):
 
 @pytest.mark.parametrize("fault", ["500", "429", "slow"])
 def test_a_server_that_keeps_failing_is_a_clear_error_naming_it(server, fault):
-    agent, env = bound_agent(server)
+    agent, env = agent_at_first_decision(server)
     server.fail_after = (0, fault)
     with pytest.raises(LLMServerError, match=rf"language model server {server.url}/ \(model 'rule'\) "
                                              r"failed after 2 retries"):
@@ -139,11 +138,10 @@ def test_a_server_that_keeps_failing_is_a_clear_error_naming_it(server, fault):
 
 
 def test_a_server_that_is_not_there_is_a_clear_error_naming_it():
-    agent = LLMAgent("tongits", "m", base_url="http://127.0.0.1:9/v1", retries=0, timeout=0.5)
+    agent = LLMAgent("tongits", "m", base_url="http://127.0.0.1:9/v1", retries=0, timeout=0.5, fallback="random")
     env = make_raw_env("tongits")
     env.reset(seed=5600000)
     agent.reset(env.agent_name_mapping[env.agent_selection], 0)
-    agent.bind(env)
     with pytest.raises(LLMServerError, match=r"http://127.0.0.1:9/v1/ \(model 'm'\).*APIConnectionError"):
         decide(agent, env)
 

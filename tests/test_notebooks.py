@@ -1,10 +1,10 @@
 """The example notebooks: committed with outputs, built from ``notebooks/build_notebooks.py``, and
-they still run top to bottom (each in a fresh kernel, well under a minute)."""
+they still run top to bottom (each in a fresh kernel). No wall-clock assertion: the cell timeout is
+only a guard against a hung kernel, far above any cell's run time."""
 from __future__ import annotations
 
 import importlib.util
 import sys
-import time
 from pathlib import Path
 
 import nbformat
@@ -15,7 +15,8 @@ sys.path.insert(0, str(NOTEBOOKS))
 import build_notebooks  # noqa: E402
 
 NAMES = list(build_notebooks.NOTEBOOKS)
-MAX_SECONDS = 60
+CELL_TIMEOUT_S = 600
+"""nbclient's per-cell timeout: a guard against a hang, not a speed check."""
 
 
 def code_sources(nb) -> list[str]:
@@ -40,10 +41,7 @@ def test_committed_notebook_matches_its_build_script_and_has_outputs(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_runs_top_to_bottom(name):
     nb = build_notebooks.build(name)
-    start = time.perf_counter()
-    build_notebooks.execute(nb, timeout=MAX_SECONDS)
-    wall = time.perf_counter() - start
-    assert wall < MAX_SECONDS, f"{name} took {wall:.0f} s"
+    build_notebooks.execute(nb, timeout=CELL_TIMEOUT_S)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("text/html" in o.get("data", {}) or "image/png" in o.get("data", {}) for o in outputs)

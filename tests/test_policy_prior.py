@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import torch
 
-from rummy_env.agents.ppo_agent import (PPOAgent, load_ppo_agent, masked_distribution, policy_for_game, prior_ids,
-                                        with_prior)
-from rummy_env.agents.registry import make_agent
+from rummy_env.agents.policy_net import masked_distribution, prior_ids, with_prior
+from rummy_env.agents.ppo_agent import PPOAgent
+from rummy_env.agents.registry import load_ppo_agent, make_agent, policy_for_game
 from rummy_env.experiments import train_ppo as tp
 from rummy_env.registry import make_raw_env
 from rummy_env.vector import VectorGames
@@ -68,7 +68,7 @@ def test_untrained_greedy_prior_policy_plays_the_rule_based_agents_moves(game):
 
 
 def _residual_agent(net, game: str, seat: int) -> PPOAgent:
-    agent = PPOAgent(net, game=game)
+    agent = PPOAgent(net, prior_agent=make_agent("heuristic", game))
     agent.reset(seat, 0)
     assert agent.uses_view
     return agent
@@ -106,9 +106,9 @@ def test_prior_must_be_the_rule_based_agent_and_benchmark_refuses_it():
 
 def test_agreement_reads_the_rule_based_move_as_a_residual_policys_prior(tmp_path):
     """A residual policy after two tiny updates still plays every rule-based move greedily (its
-    head's logits are far below the bonus of 5), so ``experiments/agreement.py`` must find full
+    head's logits are far below the bonus of 5), so ``experiments/studies/agreement.py`` must find full
     agreement; a run stopped before its summary is scored too."""
-    from rummy_env.experiments import agreement
+    from rummy_env.experiments.studies import agreement
     tp.train(tp.parse_args(TINY + ["--run-dir", str(tmp_path), "--total-timesteps", "128", "--eval-every", "0"]))
     (tmp_path / "summary.json").unlink()
     row = agreement.agreement("rummy", {"max_rounds": 1, "max_turns": 16}, [str(tmp_path)], 300, 999, 4)["runs"][str(tmp_path)]
@@ -232,7 +232,7 @@ def test_contract_rummy_ranking_starts_with_its_choice_and_ranks_draws_and_disca
 def test_departure_ranks_counts_every_decision_once_and_refuses_a_residual_policy():
     """``agreement.departure_ranks`` on 96 decisions of rule-based Rummy: per kind, the ranks add up
     to its decisions, and the kinds to the decisions seen (a multiple of the 8 games)."""
-    from rummy_env.experiments import agreement
+    from rummy_env.experiments.studies import agreement
     torch.manual_seed(0)
     vg = VectorGames("rummy", 1, 0)
     net = policy_for_game("rummy", vg.obs_size, vg.num_actions, hidden="32")

@@ -157,7 +157,7 @@ def test_a_flag_no_tool_has_fails_the_check(check):
     pytest.importorskip("torch")
     for command in ("rummy-env tournament --game rummy --no-such-flag", "rummy-env train --no-such-flag 1",
                     "python -m rummy_env.experiments.tournament --game rummy --no-such-flag",
-                    "python -m rummy_env.experiments.search_curve --no-such-flag"):
+                    "python -m rummy_env.experiments.studies.search_curve --no-such-flag"):
         with pytest.raises(pytest.fail.Exception):
             check(command)
 

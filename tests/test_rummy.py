@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 
+from tests import reference_melds as rm
 from tests.harness import (check_determinize_writes_nothing, check_hidden_information, check_roundtrips, play_random_games,
                            random_legal_action, run_pettingzoo_tests)
 from tests.redeals import redeal_rummy as redeal
@@ -16,7 +17,6 @@ from rummy_env import rummy_v0
 from rummy_env.cards import BIT, CARD_TEXT, NUM_CARDS, cards_of, parse_card, parse_cards
 from rummy_env.games.rummy import HAND_SIZE, NUM_ACTIONS, Options, RummyGame
 from rummy_env.games.rummy.options import DRAW, PLAY
-from rummy_env.melds import classify, standard_catalogue
 
 # -- helpers -----------------------------------------------------------------------------------
 
@@ -457,45 +457,52 @@ def test_scenario_16_indices():
 
 # -- independent reference and invariants ---------------------------------------------------------
 
-CATALOGUE = standard_catalogue(ace_high=True)
-CAT_SETS = [frozenset(m) for m in CATALOGUE]
+def texts(cards) -> list[str]:
+    return [CARD_TEXT[c] for c in cards]
+
+
+def action_id(game, text: str) -> int:
+    """The id of a move the reference finds legal; AssertionError if the engine has no such move."""
+    try:
+        return game.text_to_action(text)
+    except ValueError as err:
+        raise AssertionError(f"the reference's move {text!r} has no action id: {err}") from None
 
 
 def reference_mask(game) -> np.ndarray:
-    """Brute-force legality from the rules text (RM-6, RM-7, RM-10..RM-20), using only
-    ``melds.classify`` on card lists; it never calls the engine's mask code."""
+    """Brute-force legality from the rules text (RM-6, RM-7, RM-10..RM-20) with the tests' own meld
+    reading (tests/reference_melds.py); it never calls the engine's mask or meld code, and names
+    each move by its action text."""
     mask = np.zeros(NUM_ACTIONS, np.int8)
     if game.done:
         return mask
     if game.phase == 0:
-        mask[0] = mask[1] = 1
+        mask[[action_id(game, "draw stock"), action_id(game, "take discard")]] = 1
         return mask
     opts = game.options
     high, mdgo = opts.ace_high, opts.must_discard_to_go_out
-    hand = set(cards_of(game.hands[game.current_player]))
-    taken = game.taken if game.taken in hand else None
-    table = [cards_of(m) for m in game.meld_mask]
+    hand = set(texts(cards_of(game.hands[game.current_player])))
+    taken = CARD_TEXT[game.taken] if game.taken is not None and CARD_TEXT[game.taken] in hand else None
+    table = [texts(cards_of(m)) for m in game.meld_mask]
 
     def may_leave(rest: set, table_after: list) -> bool:
         if not rest:
             return not mdgo
         if rest == {taken}:
-            return not mdgo and any(classify(t + [taken], high) is not None for t in table_after)
+            return not mdgo and any(rm.shape(t + [taken], high) is not None for t in table_after)
         return True
 
-    for c in hand:
-        if c != taken:
-            mask[2 + c] = 1
-    for m, cards in enumerate(CAT_SETS):
-        if cards <= hand and classify(list(cards), high) is not None:
-            if may_leave(hand - cards, table + [list(cards)]):
-                mask[54 + m] = 1
+    for c in hand - {taken}:
+        mask[action_id(game, f"discard {c}")] = 1
+    for cards in rm.hand_melds(hand, high):
+        if may_leave(hand - cards, table + [list(cards)]):
+            mask[action_id(game, "meld " + " ".join(sorted(cards)))] = 1
     for k, t in enumerate(table):
         for c in hand:
-            if classify(t + [c], high) is not None:
+            if rm.shape(t + [c], high) is not None:
                 after = table[:k] + [t + [c]] + table[k + 1:]
                 if may_leave(hand - {c}, after):
-                    mask[423 + 17 * c + k] = 1
+                    mask[action_id(game, f"layoff {c} @{k}")] = 1
     return mask
 
 
@@ -526,7 +533,7 @@ def make_invariants(stats: dict):
             assert game.discard or game.phase == 1
         stats["steps"] = stats.get("steps", 0) + 1
         if stats["steps"] % 5 == 0:
-            assert all(classify(cards_of(m), game.options.ace_high) is not None for m in game.meld_mask)
+            assert all(rm.shape(texts(cards_of(m)), game.options.ace_high) is not None for m in game.meld_mask)
             incremental = game._buf.copy()
             game._rebuild_buf()
             assert np.array_equal(incremental, game._buf), "incremental observation == rebuilt"
@@ -548,7 +555,7 @@ class _LateRoundEnv(rummy_v0.raw_env):
     def reset(self, seed=None, options=None):
         rng = np.random.default_rng(seed)
         n, k = self.options.num_players, HAND_SIZE[self.options.num_players]
-        low_runs = [m for m in CATALOGUE if classify(list(m), False) is not None]
+        low_runs = sorted(sorted(parse_cards(list(m))) for m in rm.hand_melds(CARD_TEXT[:NUM_CARDS], False))
         used, melds, hands = set(), [], []
         for p in range(n):
             table = 0

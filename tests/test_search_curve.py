@@ -1,11 +1,11 @@
-"""The win-share-against-budget curve of a search agent (issue 16): experiments/search_curve.py."""
+"""The win-share-against-budget curve of a search agent (issue 16): experiments/studies/search_curve.py."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from rummy_env.experiments.search_curve import main
+from rummy_env.experiments.studies.search_curve import main
 
 
 def test_curve_records_every_point_and_plots_it(tmp_path):
@@ -38,7 +38,7 @@ def test_curve_records_every_point_and_plots_it(tmp_path):
 def test_plot_from_merges_curves_of_one_game_and_refuses_others(tmp_path):
     """--plot-from draws one PNG from the points of several curve JSONs (ordered by budget), labels
     each point by agent and budget, and refuses to merge curves of different deal seeds."""
-    from rummy_env.experiments.search_curve import merged_curve, short_label
+    from rummy_env.experiments.studies.search_curve import merged_curve, short_label
 
     def curve(name, seed, budgets):
         path = tmp_path / name

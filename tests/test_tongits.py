@@ -10,16 +10,14 @@ import numpy as np
 import pytest
 
 from rummy_env import tongits_v0
-from rummy_env.cards import CARD_TEXT, POINTS, RANK_OF, SUIT_OF, cards_of, parse_card
+from rummy_env.cards import CARD_TEXT, POINTS, RANK_OF, cards_of, parse_card
 from rummy_env.games.tongits import (DRAW, MELD, NUM_ACTIONS, OBS_SIZE, PICKUP, RESPONSE, Options, TongitsGame,
                                     least_deadwood)
-from rummy_env.melds import classify, standard_catalogue
+from tests import reference_melds as rm
 from tests.harness import (check_determinize_writes_nothing, check_hidden_information, check_roundtrips,
                            play_random_games, random_legal_action, run_pettingzoo_tests)
 from tests.redeals import TONGITS_REDEAL_CHANGES as REDEAL_CHANGES, redeal_tongits as redeal
 
-CATALOGUE = standard_catalogue(ace_high=False)
-CATALOGUE_SETS = [(frozenset(m), "meld " + " ".join(CARD_TEXT[c] for c in m)) for m in CATALOGUE]
 
 
 # ---- helpers -------------------------------------------------------------------------------
@@ -376,51 +374,56 @@ TEXT_ID = {TongitsGame.action_to_text(None, a): a for a in range(NUM_ACTIONS)}
 
 
 def reference_mask(game) -> np.ndarray:
-    """Legal actions by brute force over the hand and the table with ``melds.classify``."""
+    """Legal actions by brute force over the hand and the table (TG-5..TG-20), melds read by the
+    tests' own checker (tests/reference_melds.py, TG-10..TG-12), not the engine's meld code."""
     ref = np.zeros(NUM_ACTIONS, dtype=np.int8)
     if game.done:
         return ref
     p = game.current_player
-    hand = set(cards_of(game.hands[p]))
+    hand = {CARD_TEXT[c] for c in cards_of(game.hands[p])}
+    taken = CARD_TEXT[game.taken] if game.taken is not None else None
     phase = ("draw", "pickup", "meld", "response")[game.phase]
-    t2a = TEXT_ID.__getitem__
+
+    def t2a(text: str) -> int:
+        if text not in TEXT_ID:
+            raise AssertionError(f"the reference's move {text!r} has no action id")
+        return TEXT_ID[text]
+
     if phase == "response":   # TG-20: every opponent answers; only a qualified one may challenge
         owns_meld = any(m[0] == p for m in game.melds)
-        four = any(sum(RANK_OF[c] == r for c in hand) == 4 for r in range(1, 14))
+        four = any(sum(rm.rank_suit(c)[0] == r for c in hand) == 4 for r in range(1, 14))
         ref[t2a("challenge")] = int(owns_meld or four or not game.options.require_meld_to_contest)
         ref[t2a("fold")] = 1
         return ref
     if phase == "draw":
         ref[t2a("draw stock")] = int(len(game.stock) > 0)
         if game.discard:
-            top = game.discard[-1]
-            near = sorted(c for c in hand if RANK_OF[c] == RANK_OF[top] or SUIT_OF[c] == SUIT_OF[top])
+            top = CARD_TEXT[game.discard[-1]]
             ok = (not game.options.discard_take_must_meld
-                  or any(classify([top, a, b]) for a, b in itertools.combinations(near, 2)))
+                  or any(rm.shape([top, a, b], False) for a, b in itertools.combinations(sorted(hand), 2)))
             ref[t2a("take discard")] = int(ok)
         exposed = any(m[0] == p and not m[2] for m in game.melds)
         ref[t2a("call draw")] = int(exposed and not game.blocked[p])
         return ref
-    for cards, text in CATALOGUE_SETS:
-        if cards <= hand and (phase == "meld" or game.taken in cards):
-            ref[t2a(text)] = 1
+    for cards in rm.hand_melds(hand, False):
+        if phase == "meld" or taken in cards:
+            ref[t2a("meld " + " ".join(CARD_TEXT[c] for c in sorted(parse_card(t) for t in cards)))] = 1
     if phase == "pickup":
         return ref
     for c in hand:
-        if c != game.taken or len(hand) == 1:
-            ref[t2a("discard " + CARD_TEXT[c])] = 1
+        if c != taken or len(hand) == 1:
+            ref[t2a("discard " + c)] = 1
     for r in range(1, 14):
-        four = sorted(c for c in hand if RANK_OF[c] == r)
+        four = [c for c in hand if rm.rank_suit(c)[0] == r]
         if len(four) == 4:
-            ref[t2a("secret " + " ".join(CARD_TEXT[c] for c in four))] = 1
+            ref[t2a("secret " + " ".join(CARD_TEXT[c] for c in sorted(parse_card(t) for t in four)))] = 1
     for k, m in enumerate(game.melds):
         if m[2]:
             continue
-        on_table = cards_of(m[1])
+        on_table = [CARD_TEXT[c] for c in cards_of(m[1])]
         for c in hand:
-            if (RANK_OF[c] in {RANK_OF[x] for x in on_table} or SUIT_OF[c] == SUIT_OF[on_table[0]]) \
-                    and classify(on_table + [c]) is not None:
-                ref[t2a(f"layoff {CARD_TEXT[c]} @{k}")] = 1
+            if rm.shape(on_table + [c], False) is not None:
+                ref[t2a(f"layoff {c} @{k}")] = 1
     return ref
 
 
@@ -432,7 +435,7 @@ def check_invariants(game) -> None:
     assert len(game.stock) == len(set(game.stock)) and len(game.discard) == len(set(game.discard))
     for m in game.melds:
         cards = cards_of(m[1])
-        assert classify(cards) is not None
+        assert rm.shape([CARD_TEXT[c] for c in cards], False) is not None
         assert not m[2] or (len(cards) == 4 and len({RANK_OF[c] for c in cards}) == 1)
     for s in range(3):
         assert game.sizes[s] == len(places[s])
@@ -507,6 +510,7 @@ def test_roundtrips():
 
 def test_text_roundtrip_all_ids():
     env = tongits_v0.raw_env()
+    env.reset(seed=0)
     texts = [env.action_to_text(a) for a in range(NUM_ACTIONS)]
     assert len(set(texts)) == NUM_ACTIONS == 1283
     assert texts[:5] == ["draw stock", "take discard", "call draw", "challenge", "fold"]

@@ -1,6 +1,6 @@
 """experiments/train_ppo.py: the action mask is applied identically when acting and when scoring,
 checkpoints are atomic, a run killed at any moment resumes exactly, a tiny run trains and its policy
-loads as an agent (agents/ppo_agent.py)."""
+loads as an agent (agents/ppo_agent.py, agents/registry.py)."""
 from __future__ import annotations
 
 import csv
@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 import torch
 
-from rummy_env.agents.ppo_agent import (CHECKPOINT_FORMAT, PolicyNet, legal_bools, load_ppo_agent, masked_distribution,
-                              masked_logits, pick_per_row, policy_from_checkpoint)
-from rummy_env.agents.registry import make_agent
+from rummy_env.agents.policy_checkpoint import CHECKPOINT_FORMAT, policy_from_checkpoint
+from rummy_env.agents.policy_net import PolicyNet, legal_bools, masked_distribution, masked_logits, pick_per_row
+from rummy_env.agents.registry import load_ppo_agent, make_agent
 from rummy_env.experiments import measure_policy, train_ppo as tp
 from rummy_env.experiments.arena import Arena
 from rummy_env.experiments.rollout import compute_gae
@@ -454,7 +454,7 @@ def test_checkpoint_records_its_observation_layout_and_refuses_another(tmp_path)
     """policy.pt stores the env's observation layout (part names, shapes, offsets); a checkpoint
     whose recorded layout differs from the env's is refused with or without env options, one
     without a recorded layout still loads."""
-    from rummy_env.agents.ppo_agent import layout_record
+    from rummy_env.agents.policy_checkpoint import layout_record
     from rummy_env.registry import make_raw_env
     tp.train(_args(tmp_path, "--total-timesteps", "64", "--eval-every", "0"))
     data = torch.load(tmp_path / "policy.pt", weights_only=True)
@@ -597,7 +597,7 @@ def test_init_from_widens_a_one_deal_contract_rummy_policy_to_the_full_game(tmp_
     so on a first-deal observation of the full game the widened network gives the one-deal
     network's logits; a layout with other part names is refused."""
     import warnings
-    from rummy_env.agents.ppo_agent import layout_record
+    from rummy_env.agents.policy_checkpoint import layout_record
     from rummy_env.experiments.checkpoints import start_network
     from rummy_env.registry import make_raw_env
     one_deal, full = make_raw_env("contract_rummy", deals=[1]), make_raw_env("contract_rummy")

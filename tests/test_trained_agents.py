@@ -11,8 +11,8 @@ import pytest
 import torch
 
 import rummy_env
-from rummy_env.agents.ppo_agent import check_layout, layout_record, load_ppo_agent
-from rummy_env.agents.registry import make_agent
+from rummy_env.agents.policy_checkpoint import check_layout, layout_record
+from rummy_env.agents.registry import load_ppo_agent, make_agent
 from rummy_env.experiments.tournament import TournamentConfig, run_tournament
 from rummy_env.registry import make_env, make_raw_env
 
@@ -143,7 +143,7 @@ def test_i_doubt_it_agent_beats_the_rule_based_agent():
 
 
 def test_inspect_i_doubt_it_counts_every_game():
-    from rummy_env.experiments.inspect_i_doubt_it import seat_totals
+    from rummy_env.experiments.studies.inspect_i_doubt_it import seat_totals
     spec = "ppo:" + checkpoint("i_doubt_it/policy_fp16.pt")
     totals = seat_totals(spec, games=3, seed=7)
     assert sum(t["first_out"] for t in totals) == 3
@@ -153,10 +153,10 @@ def test_inspect_i_doubt_it_counts_every_game():
 
 
 
-def test_inspect_i_doubt_it_binds_a_search_agent_and_writes_json(tmp_path):
-    """A search agent (which needs ``bind``) plays seat 0; ``--out`` writes the totals with provenance."""
+def test_inspect_i_doubt_it_plays_a_search_agent_and_writes_json(tmp_path):
+    """A search agent (which needs its seat's information state) plays seat 0; ``--out`` writes the totals with provenance."""
     import json
-    from rummy_env.experiments.inspect_i_doubt_it import main
+    from rummy_env.experiments.studies.inspect_i_doubt_it import main
     out = tmp_path / "totals.json"
     main(["--agent", "pimc:2:screen=1:candidates=2:value=cards:depth=2:claims=truthful", "--games", "2",
           "--seed", "7", "--out", str(out)])

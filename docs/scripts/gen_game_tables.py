@@ -28,7 +28,7 @@ from pathlib import Path
 from rummy_env.actions import Catalogue
 from rummy_env.base import CardGameEnv
 from rummy_env.games import rummy, tongits
-from rummy_env.games.ginny_o.catalogue import ACTIONS as GINNY_O_ACTIONS
+from rummy_env.games.ginny_o.actions import ACTIONS as GINNY_O_ACTIONS
 from rummy_env.registry import GAMES, make_raw_env
 
 DOCS = Path(__file__).resolve().parents[1]

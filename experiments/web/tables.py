@@ -20,6 +20,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 
 from rummy_env.agents.registry import agent_labels, check_agent_spec, make_agent
+from rummy_env.experiments.tournament import agent_move
 from rummy_env.registry import game_key, make_raw_env
 from rummy_env.render import TextStyle
 
@@ -97,8 +98,6 @@ class Table:
             if spec != PERSON:
                 agent = make_agent(spec, self.game, self.options)
                 agent.reset(seat, self.agent_seeds[seat])
-                if hasattr(agent, "bind"):  # a search agent reads the engine itself
-                    agent.bind(self.env)
                 self.bots[seat] = agent
         self.tokens = {seat: secrets.token_urlsafe(16) for seat, spec in enumerate(specs) if spec == PERSON}
         self.watch_token = secrets.token_urlsafe(16)
@@ -242,8 +241,7 @@ class Table:
             self._apply(action)
 
     def _bot_action(self, seat: int) -> int:
-        obs = self.env.observe(self.env.possible_agents[seat])
-        return int(self.bots[seat].act(obs["observation"], obs["action_mask"], self.env.view(seat)))
+        return agent_move(self.bots[seat], self.env, seat)
 
 
 class Tables:

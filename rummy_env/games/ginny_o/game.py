@@ -1,14 +1,14 @@
-"""The Ginny-O game: state, turn flow, legality, stepping, copies and serialisation (GO-7..GO-44).
+"""The Ginny-O game: state, turn flow, illegal-action reasons and stepping (GO-7..GO-44).
 
 State: the board (225 squares, each ``-1`` or a piece), the group of every board tile (GO-25)
 and each group's start square, racks as count lists of length 53 (index 52 = jokers), the box
 (a list, top first), scores, and the turn's phase (GO-40..GO-42) with this turn's drawn tile,
 exchange choices and placements; for ``determinize``, the tiles each seat has drawn and what it
-knows of the tiles it returned (:mod:`.returned`).
+knows of the tiles it returned (:mod:`.determinize`).
 
-Legal plays are searched once when a play phase opens (:class:`~.search.PlaySearch`); the
+Legal plays are searched once when a play phase opens (:class:`~.moves.PlaySearch`); the
 placement mask of GO-43 is the set of next steps of the plays that begin with the placements
-made so far.
+made so far. ``step`` works out the new position's plays and mask (:mod:`.moves`) once.
 """
 from __future__ import annotations
 
@@ -16,13 +16,14 @@ import numpy as np
 
 from ...cards import ACE_FIFTEEN_POINTS, CARD_TEXT, JOKER, NUM_CARDS
 from ...melds import piece_text
-from ...rng import copy_rng, fresh_rng
+from . import determinize as copies
+from . import serialisation
+from .actions import ACTIONS, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0
 from .board import LAYOUTS, NEIGHBOURS, NSQ, SQUARE_TEXT, board_groups, score_play
-from .catalogue import ACTIONS, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0
+from .determinize import ReturnedTiles, add_returned, note_draw, note_placement
+from .moves import Play, PlaySearch, legal_mask, legal_plays
 from .observation import board_block, write_observation
 from .options import RACK_SIZE, Options, read_deal
-from .returned import ReturnedTiles, add_returned, deal_unseen, known_places, note_draw, note_placement
-from .search import Play, PlaySearch
 from .view import committed_view, view
 
 RACK_VALUE = ACE_FIFTEEN_POINTS + (0,)
@@ -50,7 +51,7 @@ class GinnyOGame:
         self.draws = [0] * self.num_players
         """Tiles each seat has drawn from the box so far."""
         self.returned: list[tuple[ReturnedTiles, ...]] = [() for _ in range(self.num_players)]
-        """What each seat knows of the tiles it put into the box (:mod:`.returned`)."""
+        """What each seat knows of the tiles it put into the box (:mod:`.determinize`)."""
         self.scores = [0] * self.num_players
         self.final_scores: list[int] | None = None
         self.current_player = 0
@@ -65,15 +66,26 @@ class GinnyOGame:
         self.truncated = False
         self.events: list[str] = []
         self.history: list[str] = []
-        self._reset_caches()
-
-    def _reset_caches(self):
-        self._mask = None
-        self._plays = None
-        self._unseen = None
+        self._mask: np.ndarray | None = None
+        self._plays: list[Play] | None = None
         self._observations: dict[int, np.ndarray] = {}
         self._board_block = None
         self._committed_view = None
+
+    def state_changed(self) -> None:
+        """Work out again what derives from the state (the legal plays and mask, the cached
+        observation parts and view) after the state was set directly."""
+        self._observations = {}
+        self._board_block = None
+        self._committed_view = None
+        self._plays = None
+        self._update_moves()
+
+    def _update_moves(self) -> None:
+        """The legal plays (when not narrowed already) and mask of the position (:mod:`.moves`)."""
+        if self._plays is None:
+            self._plays = legal_plays(self)
+        self._mask = legal_mask(self, self._plays)
 
     @classmethod
     def new(cls, options: Options, rng: np.random.Generator, deal: dict | None = None) -> "GinnyOGame":
@@ -96,6 +108,7 @@ class GinnyOGame:
             if position.scores is not None:
                 g.scores = position.scores
         g._start_turn()
+        g._update_moves()
         return g
 
     def set_board(self, board: list[int]) -> None:
@@ -103,7 +116,7 @@ class GinnyOGame:
         (GO-15, GO-22..GO-25); ``ValueError`` naming a problem."""
         self.group, self.group_start = board_groups(board, self.premium, self.options.descending_runs)
         self.board = list(board)
-        self._reset_caches()
+        self.state_changed()
 
     # ---------------------------------------------------------------- turn flow
     def _start_turn(self) -> None:
@@ -113,7 +126,6 @@ class GinnyOGame:
         self.drew = -1
         self.box_empty_start = not self.box
         self.phase = "play" if self.box_empty_start else "start"
-        self._mask = None
         self._plays = None
         self._observations = {}
 
@@ -158,7 +170,7 @@ class GinnyOGame:
         else:
             total = sum(final)
             rewards = np.array([final[s] - (total - final[s]) / (n - 1) for s in range(n)], dtype=np.float32)
-        self._mask = None
+        self._plays = None
         self._observations = {}
         return rewards
 
@@ -182,6 +194,15 @@ class GinnyOGame:
             self.rng.shuffle(self.box)
 
     # ---------------------------------------------------------------- legality
+    def legal_plays(self) -> list[Play]:
+        """Legal plays that begin with this turn's placements (GO-43); play phase only.
+        Each is a tuple of ``(square, piece)`` in reading order (:func:`.moves.legal_plays`)."""
+        return self._plays
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over the 23,509 actions (GO-40..GO-44; :func:`.moves.legal_mask`)."""
+        return self._mask
+
     def plays_for(self, counts: list[int]) -> list[Play]:
         """Every legal play (GO-20..GO-27) of rack ``counts`` on the committed board."""
         return list(self.search.plays(self.board, self.group, counts))
@@ -189,66 +210,6 @@ class GinnyOGame:
     def has_play(self, counts: list[int]) -> bool:
         """Whether rack ``counts`` has any legal play on the committed board."""
         return self.search.has_play(self.board, self.group, counts)
-
-    def legal_plays(self) -> list[Play]:
-        """Legal plays that begin with this turn's placements (GO-43); play phase only.
-        Each is a tuple of ``(square, piece)`` in reading order. Cached until the next step."""
-        if self._plays is None:
-            if self.phase != "play" or self.done:
-                return []
-            counts = list(self.racks[self.current_player])
-            for _, piece in self.placed:
-                counts[JOKER if piece >= NUM_CARDS else piece] += 1
-            every = self.plays_for(counts)
-            placed_count = len(self.placed)
-            if placed_count:
-                placed = tuple(self.placed)
-                every = [play for play in every if play[:placed_count] == placed]
-            self._plays = every
-        return self._plays
-
-    def legal_mask(self) -> np.ndarray:
-        """int8 mask over the 23,509 actions (GO-40..GO-44), cached until the next step."""
-        if self._mask is not None:
-            return self._mask
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self.done:
-            self._mask = mask
-            return mask
-        rack = self.racks[self.current_player]
-        if self.phase == "start":
-            mask[DRAW] = 1
-            for t in range(53):
-                if rack[t]:
-                    mask[EXCHANGE0 + t] = 1
-        elif self.phase == "exchange":
-            mask[COMMIT] = 1
-            left = list(rack)
-            for t in self.chosen:
-                left[t] -= 1
-            for t in range(53):
-                if left[t] > 0:
-                    mask[EXCHANGE0 + t] = 1
-        else:
-            placed_count = len(self.placed)
-            ids = []
-            for play in self.legal_plays():
-                if len(play) == placed_count:
-                    mask[COMMIT] = 1
-                else:
-                    q, piece = play[placed_count]
-                    ids.append(PLACE0 + NSQ * piece + q)
-            if ids:
-                mask[ids] = 1
-            if not placed_count:
-                if self.drew >= 0:
-                    for t in range(53):
-                        if rack[t]:
-                            mask[RETURN0 + t] = 1
-                if self.box_empty_start:
-                    mask[PASS] = 1
-        self._mask = mask
-        return mask
 
     def illegal_reason(self, action: int) -> str:
         """Why ``action`` is not legal now."""
@@ -295,13 +256,16 @@ class GinnyOGame:
 
     # ---------------------------------------------------------------- stepping
     def step(self, action: int) -> np.ndarray | None:
-        """Apply a legal action (the wrapper checks the mask first)."""
-        a = int(action)
+        """Apply a legal action (the wrapper checks the mask first); the legal plays and mask of
+        the new position are worked out here, once."""
+        result = self._apply(int(action))
+        self._update_moves()
+        return result
+
+    def _apply(self, a: int) -> np.ndarray | None:
         seat = self.current_player
         rack = self.racks[seat]
-        self._mask = None
         self._observations = {}
-        self._unseen = None
         if a == DRAW:
             self.drew = self._draw(rack)
             self.phase = "play"
@@ -335,7 +299,7 @@ class GinnyOGame:
         q = (a - PLACE0) % NSQ
         piece = (a - PLACE0) // NSQ
         placed_count = len(self.placed)
-        self._plays = [play for play in self.legal_plays()
+        self._plays = [play for play in self._plays
                        if len(play) > placed_count and play[placed_count] == (q, piece)]
         self.placed.append((q, piece))
         self._board_block = None
@@ -394,112 +358,27 @@ class GinnyOGame:
     def text_to_action(self, text: str) -> int:
         return ACTIONS.text_to_action(text)
 
-    # ---------------------------------------------------------------- copies
+    # ---------------------------------------------------------------- copies (:mod:`.determinize`), serialisation
     def clone(self) -> "GinnyOGame":
-        """An independent copy in the same state, copied directly. The caches stay shared: the
-        mask, plays and observations are replaced, never changed, on a step, and the play search
-        is keyed by board and rack."""
-        g = GinnyOGame.__new__(GinnyOGame)
-        g.__dict__.update(self.__dict__)
-        g.rng = copy_rng(self.rng)
-        for name in ("board", "group", "group_start", "box", "scores", "placed", "chosen", "events", "history"):
-            setattr(g, name, list(getattr(self, name)))
-        g.racks = [list(r) for r in self.racks]
-        g.draws = list(self.draws)
-        g.returned = list(self.returned)
-        g.final_scores = None if self.final_scores is None else list(self.final_scores)
-        return g
+        """An independent copy in the same state (:func:`.determinize.clone`)."""
+        return copies.clone(self)
 
     def determinize(self, seat: int, rng: np.random.Generator) -> "GinnyOGame":
-        """An independent copy in which everything ``seat`` cannot see (GO-7) is dealt again
-        uniformly at random: the other racks and the box over the same slots (rack sizes and the
-        box size kept; tiles placed this turn are public and stay), the tiles ``seat`` returned or
-        exchanged only where they can be (:mod:`.returned`). When another seat is to act, the
-        tiles it drew or chose to exchange are private too: they become tiles of its new rack
-        (the drawn tile one it may have drawn, the chosen ones a random subset); once it has
-        placed tiles, which it can complete into a legal play (GO-43), deals in which it cannot
-        are rejected and drawn again. The copy's generator is drawn from ``rng``. The unseen tiles
-        and the rack sizes are worked out once per position and seat and kept until the next
-        step, for a search that determinizes one position many times."""
-        if self._unseen is None or self._unseen[0] != seat:
-            pool, sizes = self._unseen_tiles(seat)
-            self._unseen = (seat, pool, sizes, known_places(self, seat, pool, sizes))
-        _, pool, sizes, known = self._unseen
-        g = self.clone()
-        g._unseen = None
-        g.rng = fresh_rng(rng)
-        acting = self.current_player
-        started = acting != seat and bool(self.placed) and not self.done
-        while True:
-            racks, g.box = deal_unseen(known, pool, sizes, rng)
-            for q, tiles in racks.items():
-                rack = [0] * 53
-                for t in tiles:
-                    rack[t] += 1
-                g.racks[q] = rack
-                if q == acting:
-                    if self.chosen and self.returned[seat]:   # the rack's first places are not random then
-                        g.chosen = [tiles[i] for i in rng.permutation(len(tiles))[:len(self.chosen)].tolist()]
-                    elif self.chosen:
-                        g.chosen = tiles[:len(self.chosen)]
-                    if self.drew >= 0 and tiles:
-                        g.drew = tiles[0]
-            g._mask = None
-            g._plays = None
-            if not started or g.legal_mask().any():
-                break
-        g._observations = {}
-        return g
+        """A copy with what ``seat`` cannot see dealt again, this game unchanged
+        (:func:`.determinize.determinize`)."""
+        return copies.determinize(self, seat, rng)
 
-    def _unseen_tiles(self, seat: int) -> tuple[list[int], dict[int, int]]:
-        """The tiles ``seat`` cannot place (the box and the other racks), sorted so that a deal
-        depends only on what the seat has seen, not on where the tiles are; each other rack's size."""
-        sizes = {q: sum(self.racks[q]) for q in range(self.num_players) if q != seat}
-        pool = list(self.box)
-        for q in sizes:
-            rack = self.racks[q]
-            for t in range(53):
-                if rack[t]:
-                    pool += [t] * rack[t]
-        pool.sort()
-        return pool, sizes
-
-    # ---------------------------------------------------------------- serialisation
     def to_dict(self) -> dict:
-        o = self.options
-        return {
-            "options": {k: getattr(o, k) for k in o.__dataclass_fields__},
-            "rng": self.rng.bit_generator.state,
-            "board": list(self.board), "group": list(self.group), "group_start": list(self.group_start),
-            "racks": [list(r) for r in self.racks], "box": list(self.box), "scores": list(self.scores),
-            "draws": list(self.draws),
-            "returned": [[[list(field) for field in entry] for entry in known] for known in self.returned],
-            "final_scores": None if self.final_scores is None else list(self.final_scores),
-            "current_player": self.current_player, "phase": self.phase, "drew": self.drew,
-            "box_empty_start": self.box_empty_start, "placed": [list(x) for x in self.placed],
-            "chosen": list(self.chosen), "stall": self.stall, "turns": self.turns,
-            "done": self.done, "truncated": self.truncated,
-            "events": list(self.events), "history": list(self.history),
-        }
+        """JSON-serialisable exact state (:func:`.serialisation.to_dict`)."""
+        return serialisation.to_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict) -> "GinnyOGame":
-        g = cls(Options(**d["options"]))
-        g.rng.bit_generator.state = d["rng"]
-        for name in ("board", "group", "group_start", "box", "scores", "chosen", "events", "history"):
-            setattr(g, name, list(d[name]))
-        g.racks = [list(r) for r in d["racks"]]
-        g.draws = list(d["draws"])
-        g.returned = [tuple(ReturnedTiles(*map(tuple, entry)) for entry in known) for known in d["returned"]]
-        g.final_scores = None if d["final_scores"] is None else list(d["final_scores"])
-        g.placed = [tuple(x) for x in d["placed"]]
-        for name in ("current_player", "phase", "drew", "box_empty_start", "stall", "turns", "done", "truncated"):
-            setattr(g, name, d[name])
-        g._reset_caches()
-        return g
+        """The game in the state ``d`` written by :meth:`to_dict`."""
+        return serialisation.from_dict(cls, d)
 
     def __getstate__(self):
-        return self.to_dict()
+        return serialisation.to_dict(self)
 
     def __setstate__(self, state):
-        self.__dict__.update(GinnyOGame.from_dict(state).__dict__)
+        self.__dict__.update(serialisation.from_dict(GinnyOGame, state).__dict__)

@@ -7,7 +7,7 @@ import numpy as np
 from ...cards import CARD_TEXT
 from ...melds import piece_text
 from .board import LAYOUTS, SIZE, SQUARE_TEXT, board_lines
-from .catalogue import ACTIONS
+from .actions import ACTIONS
 
 PREMIUM_ROWS = {name: tuple("".join(layout[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
                 for name, layout in LAYOUTS.items()}

@@ -2,9 +2,15 @@
 decisions with at least two legal actions of a few seeded deals (every other seat plays the
 rule-based agent), on each game's scoring unit, and the rate is iterations / search seconds.
 
-    python -m rummy_env.experiments.measure_ismcts --out docs/results/search/iterations_per_s.json
-    python -m rummy_env.experiments.measure_ismcts --specs pimc --deals 3 --decisions 10 \
+    python -m rummy_env.experiments.studies.measure_ismcts --out docs/results/search/iterations_per_s.json
+    python -m rummy_env.experiments.studies.measure_ismcts --specs pimc --deals 3 --decisions 10 \
         --out docs/results/search/pimc_rollouts_per_s.json
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m
+rummy_env.experiments.studies.measure_ismcts``. It produced
+``docs/results/search/iterations_per_s.json`` and ``docs/results/search/pimc_rollouts_per_s.json``;
+its results record the command line it had before it moved here.
 """
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ import numpy as np
 from rummy_env.agents.registry import make_agent
 from rummy_env.registry import make_raw_env
 
-from . import io
+from .. import io
+from ..tournament import agent_move
 
 SCORING_UNITS = {
     "rummy": {"max_rounds": 1},
@@ -52,14 +59,13 @@ def measure(game: str, spec: str, deals: int, decisions: int, options: dict | No
         agents = [make_agent(spec if s == 0 else "heuristic", game) for s in range(len(env.possible_agents))]
         for s, agent in enumerate(agents):
             agent.reset(s, seed)
-        agents[0].bind(env)
         searched = 0
         while not env.game.done and searched < decisions:
             seat = env.game.current_player
-            mask = env.game.legal_mask().copy()
+            several = np.count_nonzero(env.game.legal_mask()) > 1
             start = time.perf_counter()
-            action = agents[seat].act(env.game.observation(seat), mask, env.game.view(seat))
-            if seat == 0 and np.count_nonzero(mask) > 1:
+            action = agent_move(agents[seat], env, seat)
+            if seat == 0 and several:
                 seconds += time.perf_counter() - start
                 iterations += agents[0].last_iterations
                 searched += 1
@@ -71,7 +77,7 @@ def measure(game: str, spec: str, deals: int, decisions: int, options: dict | No
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m rummy_env.experiments.measure_ismcts``."""
+    """The parser of ``python -m rummy_env.experiments.studies.measure_ismcts``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2)
     parser.add_argument("--decisions", type=int, default=3, help="searched decisions per deal")

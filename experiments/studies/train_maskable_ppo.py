@@ -1,6 +1,6 @@
 """Example: sb3-contrib's MaskablePPO on a game through the Gymnasium wrapper.
 
-    .venv/bin/python -m rummy_env.experiments.train_maskable_ppo --game rummy --opt reward_mode=win_loss \\
+    .venv/bin/python -m rummy_env.experiments.studies.train_maskable_ppo --game rummy --opt reward_mode=win_loss \\
         --opt max_rounds=1 --timesteps 20000 --eval-episodes 100
 
 :class:`rummy_env.gym_wrapper.SingleAgentEnv` makes one seat (``--seat``, default drawn per episode)
@@ -10,6 +10,12 @@ training, the greedy masked policy plays ``--eval-episodes`` episodes and the wi
 (1 for a sole best return, 1/k when k seats share it; 1/n is par). The result, the arguments
 and :func:`rummy_env.experiments.io.provenance` (git commit, dirty flag, command line) go to ``--out``
 (JSON, default ``runs/maskable_ppo_<game>_s<seed>.json``). ``--save`` writes sb3's zip.
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m
+rummy_env.experiments.studies.train_maskable_ppo``. It produced
+``docs/results/maskable_ppo/rummy.json``; its results record the command line it had before it
+moved here.
 """
 from __future__ import annotations
 
@@ -47,7 +53,7 @@ def evaluate(model, env: SingleAgentEnv, episodes: int, seed: int) -> tuple[floa
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m rummy_env.experiments.train_maskable_ppo``."""
+    """The parser of ``python -m rummy_env.experiments.studies.train_maskable_ppo``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="rummy")
     parser.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",

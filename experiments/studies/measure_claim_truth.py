@@ -7,11 +7,17 @@ what it has seen (DI rules: the face-down cards of a claim are not seen), so in 
 claimed cards are random unseen cards; the rule-based agents, however, claim truthfully whenever
 they can. The gap between the two rates is what a search over such worlds acts on.
 
-    python -m rummy_env.experiments.measure_claim_truth --games 20 --worlds 50 \\
+    python -m rummy_env.experiments.studies.measure_claim_truth --games 20 --worlds 50 \\
         --out docs/results/search/i_doubt_it_claim_truth.json
 
 It also reports the same share in worlds dealt with the belief that a player tells the truth
 when it can (``determinize(..., truthful_claim=True)``, pimc's ``claims=truthful``).
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m
+rummy_env.experiments.studies.measure_claim_truth``. It produced
+``docs/results/search/i_doubt_it_claim_truth.json``; its results record the command line it had
+before it moved here.
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ import numpy as np
 from rummy_env.agents.registry import make_agent
 from rummy_env.registry import make_raw_env
 
-from . import io
+from .. import io
 
 
 def claim_is_true(game) -> bool:
@@ -76,7 +82,7 @@ def measure(games: int, worlds: int, first_seed: int, num_players: int = 4) -> d
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m rummy_env.experiments.measure_claim_truth``."""
+    """The parser of ``python -m rummy_env.experiments.studies.measure_claim_truth``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="rule-based games")
     parser.add_argument("--worlds", type=int, default=50, help="sampled worlds per doubt decision")

@@ -1,6 +1,6 @@
 """How often policies pick the rule-based agent's action, by kind of decision, on fresh decisions.
 
-    .venv/bin/python -m rummy_env.experiments.agreement --game ginny_o --decisions 5000 --seed 999 \\
+    .venv/bin/python -m rummy_env.experiments.studies.agreement --game ginny_o --decisions 5000 --seed 999 \\
         --runs runs/ginny_o_flat_bc,runs/ginny_o_factored_bc --out docs/results/ginny_o_factored/agreement.json
 
 The rule-based agent plays every seat (:func:`rummy_env.experiments.imitate.collect`, deals from
@@ -14,6 +14,11 @@ provenance. A residual policy (``--prior heuristic``) reads the rule-based move 
 where each run's move stands in the rule-based agent's own ranking (``ranked_actions``; Rummy and
 Contract Rummy), per kind: how far a residual policy restricted to the agent's K best moves
 (``--prior-candidates K``) could follow the run.
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m rummy_env.experiments.studies.agreement``.
+It produced ``docs/results/ginny_o_factored/agreement.json``; its results record the command line
+it had before it moved here.
 """
 from __future__ import annotations
 
@@ -24,8 +29,8 @@ import os
 import numpy as np
 import torch
 
-from rummy_env.agents.ppo_agent import load_ppo_agent, masked_logits, with_prior
-from rummy_env.agents.registry import make_agent
+from rummy_env.agents.policy_net import masked_logits, with_prior
+from rummy_env.agents.registry import load_ppo_agent, make_agent
 from rummy_env.experiments import io
 from rummy_env.experiments.imitate import collect
 from rummy_env.experiments.options import add_option_argument, parse_env_options
@@ -57,6 +62,7 @@ def agreement(game: str, options: dict, runs: list[str], decisions: int, seed: i
     mask = demos.mask(np.arange(len(demos.action)))
     forced = mask.sum(1).numpy() == 1
     env = make_raw_env(game, **options)
+    env.reset(seed=seed)  # the action texts need a game
     kind = np.array([env.action_to_text(int(a)).split()[0] for a in demos.action])
     results = {}
     for run in runs:
@@ -88,6 +94,7 @@ def departure_ranks(game: str, options: dict, net, decisions: int, seed: int, nu
         for s, agent in enumerate(row):
             agent.reset(s, seed + i)
     env = make_raw_env(game, **options)
+    env.reset(seed=seed)  # the action texts need a game
     counts: dict[str, dict[str, int]] = {}
     seen = 0
     while seen < decisions:
@@ -110,7 +117,7 @@ def departure_ranks(game: str, options: dict, net, decisions: int, seed: int, nu
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m rummy_env.experiments.agreement``."""
+    """The parser of ``python -m rummy_env.experiments.studies.agreement``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True, help="game name")
     add_option_argument(parser, dest="opt")

@@ -1,6 +1,6 @@
 """How an I Doubt It agent plays against the rule-based one: per-seat totals over a few games.
 
-    .venv/bin/python -m rummy_env.experiments.inspect_i_doubt_it --agent ppo:checkpoints/i_doubt_it/policy_fp16.pt \\
+    .venv/bin/python -m rummy_env.experiments.studies.inspect_i_doubt_it --agent ppo:checkpoints/i_doubt_it/policy_fp16.pt \\
         --games 30 --seed 100
 
 Seat 0 is ``--agent``, the other seats ``agents/heuristic_i_doubt_it.py``; game g is dealt with
@@ -8,6 +8,12 @@ seed ``seed + g``. Prints, per seat, the totals of the public per-seat statistic
 (``view["stats"]``: plays, cards played, doubts, passes, pickups, cards picked up, times caught
 lying) and how often the seat went out first (the win under the default ``reward_mode="winner"``);
 ``--out FILE`` also writes them as JSON with the commit and command line.
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m
+rummy_env.experiments.studies.inspect_i_doubt_it``. It produced
+``docs/results/search/value_cards/i_doubt_it_inspect_pimc.json``; its results record the command
+line it had before it moved here.
 """
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ from collections import Counter
 from rummy_env.agents.registry import make_agent
 from rummy_env.registry import make_env
 
-from . import io
+from .. import io
+from ..tournament import agent_move
 
 
 def seat_totals(agent_spec: str, games: int, seed: int, num_players: int = 4) -> list[Counter]:
@@ -29,16 +36,13 @@ def seat_totals(agent_spec: str, games: int, seed: int, num_players: int = 4) ->
         env.reset(seed=seed + g)
         for s, agent in enumerate(agents):
             agent.reset(s, seed + g)
-            if hasattr(agent, "bind"):   # a search agent reads the engine itself
-                agent.bind(env.unwrapped)
         for name in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
+            _, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            agent = agents[env.unwrapped.agent_name_mapping[name]]
-            view = env.unwrapped.view(name) if agent.uses_view else {}
-            env.step(agent.act(obs["observation"], obs["action_mask"], view))
+            seat = env.unwrapped.agent_name_mapping[name]
+            env.step(agent_move(agents[seat], env.unwrapped, seat))
         final = env.unwrapped.view("player_0")
         for s in range(num_players):
             totals[s].update(final["stats"][s])
@@ -47,7 +51,7 @@ def seat_totals(agent_spec: str, games: int, seed: int, num_players: int = 4) ->
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m rummy_env.experiments.inspect_i_doubt_it``."""
+    """The parser of ``python -m rummy_env.experiments.studies.inspect_i_doubt_it``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agent", required=True, help="agent spec for seat 0, e.g. ppo:PATH")
     parser.add_argument("--games", type=int, default=30)

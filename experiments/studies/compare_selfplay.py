@@ -1,7 +1,7 @@
 """Self-play throughput of two checkouts measured alternately in one time window (issue 17).
 
     git worktree add /tmp/old_340 340dbd7
-    OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 .venv/bin/python -m rummy_env.experiments.compare_selfplay \\
+    OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 .venv/bin/python -m rummy_env.experiments.studies.compare_selfplay \\
         --old-tree /tmp/old_340 --new-tree . --rounds 2 --seconds 8 \\
         --out docs/results/selfplay/old_vs_new_2.json
 
@@ -16,6 +16,12 @@ summary is the mean over rounds per game and side and the ratio new / old.
 
 This file's top level imports only the standard library: run by its path with ``--worker`` it
 loads a checkout before anything of ``rummy_env``.
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m
+rummy_env.experiments.studies.compare_selfplay``. It produced
+``docs/results/selfplay/old_vs_new_2.json`` (and ``old_vs_new_2_at_3803c5d.json``); its results
+record the command line it had before it moved here.
 """
 from __future__ import annotations
 
@@ -106,7 +112,7 @@ def summarize(runs: list[dict]) -> dict:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m rummy_env.experiments.compare_selfplay``."""
+    """The parser of ``python -m rummy_env.experiments.studies.compare_selfplay``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old-tree", required=True, help="checkout of the old code (a git worktree)")
     parser.add_argument("--new-tree", default=".", help="checkout of the new code")

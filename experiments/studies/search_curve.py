@@ -5,14 +5,20 @@ seats the search agent in one seat and the rule-based agent in every other, rota
 seats, on ``--workers`` processes; its results go to ``<out without .json>/<spec>/`` (results.json,
 games.jsonl for replays).
 The budget of a spec is its mean rollouts (ISMCTS: iterations) per searched decision, measured by
-:func:`rummy_env.experiments.measure_ismcts.measure` over every decision of seat 0 in a few deals
+:func:`rummy_env.experiments.studies.measure_ismcts.measure` over every decision of seat 0 in a few deals
 (seeds 0, 1, ...; not the tournament's). The curve JSON is rewritten after every spec, so a run
 stopped early keeps its finished points; the PNG plots win share (95% CI) against that budget.
 
-    python -m rummy_env.experiments.search_curve --game tongits \
+    python -m rummy_env.experiments.studies.search_curve --game tongits \
         --specs pimc:4:screen=4,pimc:8:screen=4 --games 150 --seed 930000 \
         --option hands_per_match=1 --out docs/results/search/curves/tongits.json \
         --png docs/results/search/curves/tongits.png
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m
+rummy_env.experiments.studies.search_curve``. It produced the curves of
+``docs/results/search/curves/`` (``tongits.json``, ``rummy.json``, ``rummy_pimc16.json``,
+``*_ismcts.json`` and their PNGs); its results record the command line it had before it moved here.
 """
 from __future__ import annotations
 
@@ -27,10 +33,10 @@ import numpy as np
 from rummy_env.agents.registry import check_agent_spec
 from rummy_env.registry import game_key, make_raw_env
 
-from . import io
+from .. import io
 from .measure_ismcts import measure
-from .options import add_option_argument, parse_env_options
-from .tournament import TournamentConfig, run_tournament
+from ..options import add_option_argument, parse_env_options
+from ..tournament import TournamentConfig, run_tournament
 
 EVERY_DECISION = 10_000
 """``measure``'s decisions per deal: more than any episode has, so every decision is counted."""
@@ -131,7 +137,7 @@ def merged_curve(paths: list[str]) -> dict:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m rummy_env.experiments.search_curve``."""
+    """The parser of ``python -m rummy_env.experiments.studies.search_curve``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game")
     parser.add_argument("--specs", help="comma-separated search agent specs, one point each")

@@ -1,4 +1,6 @@
-"""What a seat knows of the tiles it put into the box (GO-11, GO-34), kept for ``determinize``.
+"""Copies of a Ginny-O game for search: :func:`clone` and :func:`determinize`, the re-deal that
+keeps what a seat knows (GO-7), with what each seat knows of the tiles it put into the box (GO-11,
+GO-34).
 
 A seat that returns or exchanges tiles knows they went into the box. With ``reshuffle_on_return``
 (GO-14) the box is mixed, so each later draw by another seat takes a uniformly random box tile:
@@ -11,12 +13,20 @@ it is drawn; the seat that drew it is not followed further (the tile then counts
 The seat also sees the tiles it draws, and tiles placed on the board are public: such a tile of
 the kind it returned is taken to be the returned one (exact with one set of tiles; with two sets
 the other copy may have been the one drawn or placed).
+
+The unseen tiles of one position for one seat are worked out once and kept in a module-level
+cache holding the last ones (their game held weakly, its position and the seat), for a search
+that determinizes one position many times; nothing is written on the game.
 """
 from __future__ import annotations
 
+import weakref
 from typing import NamedTuple
 
 import numpy as np
+
+from ...rng import copy_rng, fresh_rng
+from .moves import legal_mask, legal_plays
 
 
 class ReturnedTiles(NamedTuple):
@@ -189,3 +199,91 @@ def deal_unseen(known: KnownPlaces | None, pool: list[int], sizes: dict[int, int
     for place, tile in sorted(in_box):   # ascending places; a mixed box's at uniformly random ones
         box.insert(place if not mixed else int(place * (len(box) + 1)), tile)
     return racks, box
+
+
+def clone(game):
+    """An independent copy in the same state, copied directly. The caches stay shared: the
+    mask, plays and observations are replaced, never changed, on a step, and the play search
+    is keyed by board and rack."""
+    g = object.__new__(type(game))
+    g.__dict__.update(game.__dict__)
+    g.rng = copy_rng(game.rng)
+    for name in ("board", "group", "group_start", "box", "scores", "placed", "chosen", "events", "history"):
+        setattr(g, name, list(getattr(game, name)))
+    g.racks = [list(r) for r in game.racks]
+    g.draws = list(game.draws)
+    g.returned = list(game.returned)
+    g.final_scores = None if game.final_scores is None else list(game.final_scores)
+    g._observations = dict(game._observations)
+    return g
+
+
+def unseen_tiles(game, seat: int) -> tuple[list[int], dict[int, int]]:
+    """The tiles ``seat`` cannot place (the box and the other racks), sorted so that a deal
+    depends only on what the seat has seen, not on where the tiles are; each other rack's size."""
+    sizes = {q: sum(game.racks[q]) for q in range(game.num_players) if q != seat}
+    pool = list(game.box)
+    for q in sizes:
+        rack = game.racks[q]
+        for t in range(53):
+            if rack[t]:
+                pool += [t] * rack[t]
+    pool.sort()
+    return pool, sizes
+
+
+_LAST_UNSEEN: list = [None, None, None]
+"""The last unseen tiles worked out: [a weak reference to their game, the game's position and
+the seat, (unseen pool, other rack sizes, :class:`KnownPlaces`)]."""
+
+
+def _unseen(game, seat: int) -> tuple:
+    """The unseen pool, other rack sizes and known places of ``game``'s position for ``seat``,
+    kept for the next call. A turn ends with ``turns`` raised; within one, a draw or exchange
+    changes the phase, box or choices and a placement the tiles placed, so no two positions of
+    one game share the key."""
+    ref, key, unseen = _LAST_UNSEEN
+    here = (game.turns, game.phase, len(game.placed), len(game.chosen), len(game.box), seat)
+    if ref is None or ref() is not game or key != here:
+        pool, sizes = unseen_tiles(game, seat)
+        unseen = pool, sizes, known_places(game, seat, pool, sizes)
+        _LAST_UNSEEN[:] = weakref.ref(game), here, unseen
+    return unseen
+
+
+def determinize(game, seat: int, rng: np.random.Generator):
+    """An independent copy in which everything ``seat`` cannot see (GO-7) is dealt again
+    uniformly at random: the other racks and the box over the same slots (rack sizes and the
+    box size kept; tiles placed this turn are public and stay), the tiles ``seat`` returned or
+    exchanged only where they can be (above). When another seat is to act, the tiles it drew or
+    chose to exchange are private too: they become tiles of its new rack (the drawn tile one it
+    may have drawn, the chosen ones a random subset); once it has placed tiles, which it can
+    complete into a legal play (GO-43), deals in which it cannot are rejected and drawn again.
+    The copy's generator is drawn from ``rng``; ``game`` is left unchanged."""
+    pool, sizes, known = _unseen(game, seat)
+    g = clone(game)
+    g.rng = fresh_rng(rng)
+    acting = game.current_player
+    started = acting != seat and bool(game.placed) and not game.done
+    while True:
+        racks, g.box = deal_unseen(known, pool, sizes, rng)
+        for q, tiles in racks.items():
+            rack = [0] * 53
+            for t in tiles:
+                rack[t] += 1
+            g.racks[q] = rack
+            if q == acting:
+                if game.chosen and game.returned[seat]:   # the rack's first places are not random then
+                    g.chosen = [tiles[i] for i in rng.permutation(len(tiles))[:len(game.chosen)].tolist()]
+                elif game.chosen:
+                    g.chosen = tiles[:len(game.chosen)]
+                if game.drew >= 0 and tiles:
+                    g.drew = tiles[0]
+        if acting == seat or game.done:   # the acting rack is the seat's own: the same moves
+            break
+        g._plays = legal_plays(g)
+        g._mask = legal_mask(g, g._plays)
+        if not started or g._mask.any():
+            break
+    g._observations = {}
+    return g

@@ -1,4 +1,5 @@
-"""The exact legal-play search of Ginny-O (GO-20..GO-27).
+"""Ginny-O's legal moves: the exact legal-play search (GO-20..GO-27) and the legal mask of a
+position (GO-40..GO-44).
 
 A play fills every empty square of one span of a row or column so that the span reads as a meld
 (GO-15, GO-16, GO-20); each placed tile's cross line must be a meld too (GO-21), the play must
@@ -9,14 +10,18 @@ checks each placed tile's cross line through a per-square card mask. A play is a
 ``(square, piece)`` in reading order.
 
 :class:`PlaySearch` holds one rules variant's caches: the plays of the last few (board, rack)
-pairs, the cross-line masks of the last few boards and the melds each rack can form.
+pairs, the cross-line masks of the last few boards and the melds each rack can form. The game
+works out its position's plays (:func:`legal_plays`) and mask (:func:`legal_mask`) once per step.
 """
 from __future__ import annotations
 
 import itertools
 
+import numpy as np
+
 from ...cards import FULL_DECK, JOKER, NUM_CARDS, RANK_OF, SUIT_OF, card, cards_of, mask_of_counts
 from ...melds import line_meld, position_card
+from .actions import COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0
 from .board import CENTRE, CROSS_NEIGHBOURS, LAYOUTS, LINE_SQUARES, NEIGHBOURS, NSQ, SIZE, read_line
 
 Play = tuple[tuple[int, int], ...]
@@ -314,3 +319,60 @@ class PlaySearch:
                     needed.append((line[i], c))
                 else:
                     add_plays(needed)
+
+
+def legal_plays(game) -> list[Play]:
+    """The legal plays of ``game``'s acting seat that begin with this turn's placements (GO-43);
+    none outside the play phase."""
+    if game.phase != "play" or game.done:
+        return []
+    counts = list(game.racks[game.current_player])
+    for _, piece in game.placed:
+        counts[JOKER if piece >= NUM_CARDS else piece] += 1
+    every = list(game.search.plays(game.board, game.group, counts))
+    placed_count = len(game.placed)
+    if placed_count:
+        placed = tuple(game.placed)
+        every = [play for play in every if play[:placed_count] == placed]
+    return every
+
+
+def legal_mask(game, plays: list[Play]) -> np.ndarray:
+    """int8 mask over the 23,509 actions (GO-40..GO-44) of ``game``'s position, whose legal
+    plays are ``plays`` (:func:`legal_plays`)."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    if game.done:
+        return mask
+    rack = game.racks[game.current_player]
+    if game.phase == "start":
+        mask[DRAW] = 1
+        for t in range(53):
+            if rack[t]:
+                mask[EXCHANGE0 + t] = 1
+    elif game.phase == "exchange":
+        mask[COMMIT] = 1
+        left = list(rack)
+        for t in game.chosen:
+            left[t] -= 1
+        for t in range(53):
+            if left[t] > 0:
+                mask[EXCHANGE0 + t] = 1
+    else:
+        placed_count = len(game.placed)
+        ids = []
+        for play in plays:
+            if len(play) == placed_count:
+                mask[COMMIT] = 1
+            else:
+                q, piece = play[placed_count]
+                ids.append(PLACE0 + NSQ * piece + q)
+        if ids:
+            mask[ids] = 1
+        if not placed_count:
+            if game.drew >= 0:
+                for t in range(53):
+                    if rack[t]:
+                        mask[RETURN0 + t] = 1
+            if game.box_empty_start:
+                mask[PASS] = 1
+    return mask

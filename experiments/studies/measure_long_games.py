@@ -6,11 +6,17 @@ per searched decision of the truncated-rollout ``pimc`` specs (:func:`measure_is
 one seat searching, on each game's scoring unit with the reward mode its PPO value head learned);
 and how well that value head predicts seat 0's return in the same rule-based games.
 
-    python -m rummy_env.experiments.measure_long_games --games 10 \
+    python -m rummy_env.experiments.studies.measure_long_games --games 10 \
         --out docs/results/search/long_games_cost.json
 
 ``--only GAME --value PATH --specs A,B`` measures one game, calibrates the value head of the policy
 checkpoint at ``PATH`` instead of the committed one, and times the given specs.
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m
+rummy_env.experiments.studies.measure_long_games``. It produced
+``docs/results/search/long_games_cost.json``; its results record the command line it had before it
+moved here.
 """
 from __future__ import annotations
 
@@ -23,7 +29,7 @@ import numpy as np
 from rummy_env.agents.registry import make_agent
 from rummy_env.registry import make_raw_env
 
-from . import io
+from .. import io
 from .measure_ismcts import measure
 
 # Each game's scoring unit, with the reward_mode of its committed PPO checkpoint (the default one
@@ -78,11 +84,12 @@ def value_calibration(game: str, games: int, first_seed: int, path: str | None =
     import torch
 
     from rummy_env.agents.cutoff_value import ESTIMATES
-    from rummy_env.agents.ppo_agent import committed_checkpoint, load_ppo_agent
+    from rummy_env.agents.policy_checkpoint import committed_checkpoint
+    from rummy_env.agents.registry import heuristic_class, load_ppo_agent
     path = committed_checkpoint(game) if path is None else path
     if path in ESTIMATES and ESTIMATES[path][0] != game:
         raise ValueError(f"--value {path} is {ESTIMATES[path][0]}'s estimate, not one for {game}")
-    position_value = ESTIMATES[path][3] if path in ESTIMATES else None
+    position_value = heuristic_class(game).position_value if path in ESTIMATES else None
     net = None if position_value else load_ppo_agent(path, game, options=VALUE_UNITS[game]).net
     env = make_raw_env(game, **VALUE_UNITS[game])
     estimates, outcomes = [], []
@@ -115,7 +122,7 @@ def value_calibration(game: str, games: int, first_seed: int, path: str | None =
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m rummy_env.experiments.measure_long_games``."""
+    """The parser of ``python -m rummy_env.experiments.studies.measure_long_games``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="rule-based games per game (cost of a step)")
     parser.add_argument("--seed", type=int, default=500000, help="first deal seed")

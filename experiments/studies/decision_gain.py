@@ -3,8 +3,8 @@ search plans with and by the real deal (issue 16; the game's scoring unit, e.g. 
 
 Positions come from games of rule-based agents (deal seeds ``seed``, ``seed + 1``, ...): each
 decision with two or more legal actions is taken with probability ``sample``, and every spec
-chooses there from the acting seat's information (a fresh agent, bound to the real game). Where a
-spec's move differs from the rule-based agent's, both moves are scored by the seat's win credit (1
+chooses there from the acting seat's information (a fresh agent, given its information state). Where
+a spec's move differs from the rule-based agent's, both moves are scored by the seat's win credit (1
 for the sole highest return from the decision on, split on ties, else 0), with the rule-based agent
 in every seat after the move:
 
@@ -18,9 +18,15 @@ positions, with its standard error, is the gain per decision; every spec sees th
 A search whose model gain is positive but whose true gain is not is exploiting what its worlds
 get wrong (the real opponents' hands are not uniform given their play).
 
-    python -m rummy_env.experiments.decision_gain --game tongits --option hands_per_match=1 \\
+    python -m rummy_env.experiments.studies.decision_gain --game tongits --option hands_per_match=1 \\
         --specs pimc:24:screen=4,ismcts:300:rollout=heuristic:bias=1:preset=none --positions 400 --seed 510000 \\
         --out docs/results/search/decision_gain/tongits.json
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m
+rummy_env.experiments.studies.decision_gain``. It produced
+``docs/results/search/decision_gain/tongits.json``, ``tongits_gate_1.json`` and
+``tongits_gate_2.json``; its results record the command line it had before it moved here.
 """
 from __future__ import annotations
 
@@ -34,8 +40,9 @@ from rummy_env.agents.pimc import PIMCAgent
 from rummy_env.agents.registry import check_agent_spec, heuristic_class, make_agent
 from rummy_env.registry import make_raw_env
 
-from . import io
-from .options import add_option_argument, parse_env_options
+from .. import io
+from ..options import add_option_argument, parse_env_options
+from ..tournament import agent_move
 
 
 def sampled_positions(game: str, options: dict, positions: int, seed: int, sample: float):
@@ -73,23 +80,22 @@ def measure(game: str, options: dict, specs: list[str], positions: int, seed: in
     for env, rule in sampled_positions(game, options, positions, seed, sample):
         real = env.game
         seat = real.current_player
-        referee = PIMCAgent(game)   # its paired rule-based rollouts, scored by win credit
+        state = env.information_state(seat)
+        referee = PIMCAgent(game, heuristic_class(game))   # its paired rule-based rollouts, scored by win credit
         referee.reset(seat, int(rng.integers(2**31)))
-        referee.bind(env)
+        referee.prepare(state)
         for spec in specs:
             agent = make_agent(spec, game, options)
             agent.reset(seat, int(rng.integers(2**31)))
-            if hasattr(agent, "bind"):
-                agent.bind(env)
             start = time.perf_counter()
-            move = int(agent.act(real.observation(seat), real.legal_mask().copy(), real.view(seat)))
+            move = agent_move(agent, env, seat)
             seconds[spec] += time.perf_counter() - start
             if move == rule:
                 model[spec].append(0.0)
                 true[spec].append(0.0)
                 continue
             deviations[spec] += 1
-            values = referee._values(real, [[rule], [move]], worlds)
+            values = referee._values(state, [[rule], [move]], worlds)
             model[spec].append(float((values[:, 1] - values[:, 0]).mean()))
             true[spec].append(referee._rollout(real.clone(), [move])[0] - referee._rollout(real.clone(), [rule])[0])
     rows = []
@@ -106,7 +112,7 @@ def measure(game: str, options: dict, specs: list[str], positions: int, seed: in
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``python -m rummy_env.experiments.decision_gain``."""
+    """The parser of ``python -m rummy_env.experiments.studies.decision_gain``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--specs", required=True, help="comma-separated agent specs")

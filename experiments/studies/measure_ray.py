@@ -1,7 +1,7 @@
 """Measure the Ray backends against the local ones, in one run (issue 18), and write the numbers
 with their provenance (git commit, command line) and the machine's load to ``--out``.
 
-    .venv/bin/python -m rummy_env.experiments.measure_ray --out docs/results/ray_scaling.json
+    .venv/bin/python -m rummy_env.experiments.studies.measure_ray --out docs/results/ray_scaling.json
 
 - **Tournaments**: a ``--games``-game Tongits tournament (random vs heuristic) on the process and
   the ray backend with 2 workers, then a ``--games-one-worker``-game one with 1 worker (games/s
@@ -14,6 +14,11 @@ with their provenance (git commit, command line) and the machine's load to ``--o
 
 The load averages (``os.getloadavg``) before and after each part are recorded: on a shared
 machine they say how far the numbers can be trusted.
+
+A one-off study, kept in ``experiments/studies/`` and left out of the wheel: run it from a
+repository checkout (``pip install -e .``) as ``python -m
+rummy_env.experiments.studies.measure_ray``. It produced ``docs/results/ray_scaling.json``; its
+results record the command line it had before it moved here.
 """
 from __future__ import annotations
 
@@ -41,7 +46,7 @@ def tournament_rate(backend: str, workers: int, games: int) -> dict:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m rummy_env.experiments.measure_ray",
+    parser = argparse.ArgumentParser(prog="python -m rummy_env.experiments.studies.measure_ray",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20_000,
                         help="games of each 2-worker tournament (default 20000)")
