@@ -32,7 +32,7 @@ from .board import (BOARD_CELL, BOARD_MARGIN, BOARD_PANEL, JOKER_FACE, PLACED_OU
 from .common import GAME_TITLES, GAME_VIEWS, RED, SUIT_SYMBOL, card_face, number, status_lines, title
 from .html import card_html, cards_html, view_to_html
 from .image import MIN_HEIGHT, WIDTH, view_to_rgb
-from .pending_ginny_o import board_text
+from ..games.ginny_o.view import board_text
 from .text import (ANSI_CODE, MAX_LISTED, TEXT_WIDTH, TextStyle, group_by_suit, move_lines, render_as_text,
                    use_colour, view_text)
 

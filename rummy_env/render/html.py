@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from typing import Iterable
 
-from . import pending_i_doubt_it
+from ..games.i_doubt_it.view import pile_lines
 from .board import board_html
 from .common import SUIT_SYMBOL, card_face, is_red, meld_groups, number, owner_text, seat_label, status_line
 
@@ -70,7 +70,7 @@ def view_to_html(view: dict, name: str = "") -> str:
         out.append(board_html(view))
     discard = list(view.get("discard", []) or [])
     if "pile_size" in view:
-        out.append("<div>" + "<br>".join(e(line) for line in pending_i_doubt_it.pile_lines(view)) + "</div>")
+        out.append("<div>" + "<br>".join(e(line) for line in pile_lines(view)) + "</div>")
     else:
         out.append(f'<div>stock: {int(view.get("stock_size", 0))} cards'
                    + (f' &nbsp; discard pile ({len(discard)}, top card last):</div><div>'

@@ -9,7 +9,7 @@ from typing import Iterable
 import numpy as np
 from PIL import Image, ImageDraw
 
-from . import pending_i_doubt_it
+from ..games.i_doubt_it.view import pile_lines
 from .board import board_to_rgb
 from .common import (BLACK, JOKER_COLOUR, RED, card_face, clip, draw_suit, font, is_red, meld_groups, number,
                      owner_text, seat_label, status_line)
@@ -126,7 +126,7 @@ def view_to_rgb(view: dict, name: str = "") -> np.ndarray:
     if "pile_size" in view:  # a face-down pile and a claim instead of stock and discard pile
         if view.get("pile_size"):
             _draw_back(d, MARGIN, top, CARD_W, CARD_H)
-        for k, line in enumerate(pending_i_doubt_it.pile_lines(view)):
+        for k, line in enumerate(pile_lines(view)):
             d.text((MARGIN + CARD_W + 16, top + 4 + 20 * k), line, fill=TEXT_LIGHT, font=font(15))
         cv.y = top + CARD_H + 10
     else:

@@ -9,8 +9,9 @@ import sys
 from typing import Sequence, TextIO
 
 from ..cards import RANKS
+from ..games.ginny_o.view import board_text
+from ..games.i_doubt_it.view import known_text, table_lines
 from ..words import plural
-from . import pending_ginny_o, pending_i_doubt_it
 from .common import SUIT_SYMBOL, meld_groups, number, owner_text, status_lines, title
 
 TEXT_WIDTH = 80
@@ -104,9 +105,9 @@ def pile_table(view: dict, style: TextStyle, width: int) -> list[str]:
         note = f"   {'out, ' if i < len(out) and out[i] else ''}place {place}" if place else ""
         held = known[i] if i < len(known) and i != seat else {}
         if held:
-            note += "   " + pending_i_doubt_it.known_text(held)
+            note += "   " + known_text(held)
         lines.append(f"  {who:<16} {plural(size, 'card'):>9}{note}{turn}")
-    lines.extend(pending_i_doubt_it.table_lines(view))
+    lines.extend(table_lines(view))
     hand = list(view.get("hand", []) or [])
     lines.append(style.bold(f"your hand ({plural(len(hand), 'card')}), by rank:"))
     lines.extend(wrap([f"{rank}: {style.cards(cards)}" for rank, cards in hand_by_rank(hand)], width=width))
@@ -124,7 +125,7 @@ def card_table(view: dict, style: TextStyle) -> list[str]:
     lines = [style.bold(f"=== {title(view)} | you are player_{seat} | {state} ===")]
     on_board = "board" in view
     if on_board:
-        lines.extend(pending_ginny_o.board_text(view))
+        lines.extend(board_text(view))
     sizes, scores = view.get("hand_sizes", []), view.get("scores", [])
     unit = "tile" if on_board else "card"
     for i in range(int(view.get("num_players", len(sizes)))):
