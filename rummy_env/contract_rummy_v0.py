@@ -69,7 +69,7 @@ pile_size      1            ``0..inf``    cards in the pile
 stock_size     1            ``0..inf``    cards in the stock
 down           n            ``{0,1}``     seat is down (relative seats)
 hand_sizes     n            ``0..inf``    cards in each hand
-scores         n            ``[0, inf]``  penalty totals / 100 (CR-31)
+scores         n            ``[0, 50]``   penalty totals / 100, at most 50 (5,000 points; CR-31)
 dealer         n            ``{0,1}``     dealer one-hot (relative)
 contract_laid  2            ``0..3``      sets and runs of the contract laid this turn (CR-15)
 flags          3            ``{0,1}``     freed joker in hand (CR-23), went down this turn
@@ -109,13 +109,10 @@ class raw_env(CardGameEnv):
     def _new_game(self, rng: np.random.Generator, deal: dict | None) -> ContractRummyGame:
         return ContractRummyGame.new(self.options, rng, deal)
 
-    clipped_parts = ("scores",)
-
     def _range_caps(self) -> dict[str, tuple[float, float]]:
-        """Card counts are at most the pack; penalty totals are capped at 50 (5,000 points) and clipped."""
+        """Card counts are at most the pack (the game caps penalty totals at 50 itself)."""
         pack = float(self.options.pack_size)
-        return {"pile_size": (0.0, pack), "stock_size": (0.0, pack), "hand_sizes": (0.0, pack),
-                "scores": (0.0, 50.0)}
+        return {"pile_size": (0.0, pack), "stock_size": (0.0, pack), "hand_sizes": (0.0, pack)}
 
 
 def env(**kwargs: Any):

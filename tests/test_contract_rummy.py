@@ -1062,3 +1062,61 @@ def test_observation_layout_and_view():
     assert env.view("player_2")["legal_actions"] == []
     assert "player_1 takes 9S 6D QH from the pile" in v["events"]
     assert "you must put 9S on the table this turn" in view_text(v)
+
+
+def frozen(value):
+    """A comparable copy of an attribute: arrays and memoryviews by their bytes, lists and dicts item
+    by item, tuples (which no step changes in place: the game's lookup tables) and shared objects
+    (the catalogues, the options, the generator) by identity."""
+    if isinstance(value, np.ndarray):
+        return "ndarray", value.dtype.str, value.shape, value.tobytes()
+    if isinstance(value, memoryview):
+        return "memoryview", value.tobytes()
+    if isinstance(value, list):
+        return "list", tuple(frozen(x) for x in value)
+    if isinstance(value, dict):
+        return "dict", tuple((k, frozen(v)) for k, v in value.items())
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return "shared", id(value)
+
+
+def game_snapshot(game) -> tuple:
+    """The game's pickle, its generator's state and every attribute."""
+    return (pickle.dumps(game), json.dumps(game.rng.bit_generator.state, default=str),
+            tuple(sorted((name, frozen(value)) for name, value in vars(game).items())))
+
+
+def test_determinize_leaves_the_real_game_bit_identical():
+    rng = np.random.default_rng(3)
+    env = contract_rummy_v0.raw_env(num_players=4, deals=(1, 7), max_turns_per_deal=40)
+    phases, checked = set(), 0
+    for seed in range(2):
+        env.reset(seed=seed)
+        game = env.game
+        for step in range(300):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                break
+            if step % 9 == 4:
+                before = game_snapshot(game)
+                for seat in range(game.num_players):
+                    for _ in range(2):
+                        game.determinize(seat, np.random.default_rng(int(rng.integers(1 << 30))))
+                assert game_snapshot(game) == before, f"determinize changed the game at step {step}"
+                phases.add(game.phase)
+                checked += 1
+            env.step(random_legal_action(obs["action_mask"], rng))
+    assert checked >= 20 and phases >= {0, 3}, (checked, phases)
+
+
+def test_observed_penalty_totals_are_capped_at_50_and_never_below_0():
+    """The ``scores`` part shows penalty totals / 100 inside its box [0, 50] (CR-31): the game caps
+    them, so the environment clips nothing."""
+    env, game = start(make_deal(scores=[9000, 120, -40, 5000], to_play=1), deals=[1, 2])
+    part = env.observation_layout()["scores"].slice
+    for seat in range(4):
+        shown = game.observation(seat)[part]
+        expected = np.roll(np.array([50.0, 1.2, 0.0, 50.0], dtype=np.float32), -seat)
+        np.testing.assert_array_equal(shown, expected)
+    assert env.clipped_parts == ()

@@ -1,37 +1,41 @@
-"""State and rules of a Contract Rummy match: dealing, stepping, scoring, action text and the view
-(the legal-move search, the observation and the copies are the mixins it is made of)."""
+"""State and rules of a Contract Rummy match: dealing, ``step``, turn flow, scoring (CR-29 ..
+CR-34) and illegal-action reasons; the legal moves, observation, view, copies and serialisation
+live in their own modules, and the methods of that name here delegate to them."""
 from __future__ import annotations
-
-from functools import lru_cache
 
 import numpy as np
 
 from ... import melds as ml
-from ...cards import ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, JOKER, NUM_CARDS, mask_of_counts
-from .observation import ObservationBuffers, observation_layout
+from ...cards import ACE_FIFTEEN_POINTS, BIT, CARD_TEXT, JOKER, NUM_CARDS, mask_of, mask_of_counts
+from . import determinize, moves, observation, serialisation, view
+from .actions import action_catalogue, discard_ids
 from .options import CONTRACT, CONTRACTS, DRAW, PHASES, PLACE, PLAY, Options, ml_pack, set_up_deal
-from .search import LegalMoves
-from .serialisation import Serialisation
-from .tables import action_catalogue, catalogue, discard_ids
+from .tables import catalogue
 
 PENALTY = ACE_FIFTEEN_POINTS + (15,)
 """CR-30 penalty points per card id (joker last)."""
 
 
-class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
+class ContractRummyGame:
     """State of one Contract Rummy match (all deals of ``options.deals``).
 
     Action ids (``contract_rummy_v0``): ``N`` is the pack size, ``M`` the meld slots (3 per seat);
     ``A_DISC``, ``A_MELD``, ``A_LAY`` and ``A_SWAP`` are the first ids of ``discard``, ``meld``,
     ``layoff`` and ``swap``. A meld on the table is a list ``[pieces, shape, owner, cards that fit
-    it, cards its swappable jokers stand for]`` (:meth:`_add_meld`).
+    it, cards its swappable jokers stand for, the bitmask of the cards that fit it]``
+    (:meth:`_add_meld`).
 
     State: ``hands`` and ``known`` (per seat, card counts held and publicly picked up, CR-6),
     ``hsize``, ``stock`` (top last), ``pile`` (top last), ``melds``, ``down``, ``scores``; the turn:
     ``phase``, ``must`` (must-use card, CR-12), ``banned`` (CR-26), ``freed`` (CR-23), ``went_down``,
     ``laid`` (this turn's contract melds); ``from_new_stock``: after the pile was shuffled into a
     new stock this deal, per seat the counts of the cards it drew from that stock and still holds
-    hidden (else None; for :meth:`determinize`)."""
+    hidden (else None; for :meth:`determinize`).
+
+    A hand is one count list (53 entries, index 52 = jokers): with 2-3 decks a card may be held
+    twice or more, so a bitmask cannot hold it. ``present`` (per seat, the bitmask of the natural
+    cards held) and the float32 mirrors ``hand_np`` / ``known_np`` / ``pile_np`` are indexes of
+    those lists kept in step with them, for the legal-move search and the observation."""
 
     def __init__(self, options: Options, rng: np.random.Generator):
         self.opts = options
@@ -51,11 +55,11 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         self._discard_ids = discard_ids(self.A_DISC)
         self.contract7_at_once = False
         """Contract 7 under ``deal7_all_at_once`` (CR-17) in the deal being played."""
-        self._init_observation(observation_layout(options))
+        observation.init_observation(self, observation.observation_layout(options))
         self._mask = None
         """The legal mask while the state stays (:meth:`legal_mask`)."""
-        self._unseen = None
-        """(seat, its unseen cards by class) while the state stays (:meth:`determinize`)."""
+        self.state_version = 0
+        """Counts the changes of the state (by :meth:`step` or :meth:`_state_changed`)."""
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -110,14 +114,20 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
     def _add_meld(self, pieces: list, shape, owner: int) -> None:
         """Put a meld on the table (CR-15): its pieces, shape, owner, the cards that may be laid off
         on it (CR-18, CR-19) and, for a run, the cards its jokers stand for (swappable, CR-22)."""
-        self.melds.append([list(pieces), shape, owner, tuple(ml.layoff_cards(shape, True)),
-                           [p - NUM_CARDS for p in pieces if p >= NUM_CARDS] if shape.kind == ml.RUN else []])
+        fits = tuple(ml.layoff_cards(shape, True))
+        self.melds.append([list(pieces), shape, owner, fits,
+                           [p - NUM_CARDS for p in pieces if p >= NUM_CARDS] if shape.kind == ml.RUN else [],
+                           mask_of(fits)])
 
     def _state_changed(self) -> None:
-        """The state changed other than by :meth:`step`: the legal mask and the unseen cards of
-        :meth:`determinize` are found again when asked for."""
+        """The state changed other than by :meth:`step`: the legal mask is found again when asked for."""
         self._mask = None
-        self._unseen = None
+        self.state_version += 1
+
+    def _rebuild_buffers(self) -> None:
+        """The observation's mirrors and buffers written again from the state
+        (:func:`~rummy_env.games.contract_rummy.observation.rebuild_buffers`)."""
+        observation.rebuild_buffers(self)
 
     # ------------------------------------------------------------------ stepping
     def step(self, a: int):
@@ -127,7 +137,7 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         known = self.known[seat]
         N = self.N
         self._mask = None
-        self._unseen = None
+        self.state_version += 1
         if a == 0:  # draw stock (CR-11, CR-32)
             if not self.stock:
                 top = self.pile.pop()
@@ -223,7 +233,7 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             self._hand_version[seat] += 1
             self._known_version += 1
             self._seldom_version += 1
-            self._write_table()
+            observation.write_table(self)
         return rewards
 
     def _keep_new_stock_cards_hidden(self, seat: int) -> None:
@@ -250,7 +260,7 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             self.hsize[seat] -= cat.length[i]
             self.laid.append(len(self.melds))
             self._add_meld(list(cat.pieces[i]), cat.shape[i], seat)
-            if self.must >= 0 and self._meld_uses(i, self.must):
+            if self.must >= 0 and moves.meld_uses(self, i, self.must):
                 self.must = -1
             if len(self.laid) == self.need_sets + self.need_runs:
                 self.down[seat] = True
@@ -282,6 +292,7 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
             meld[0].append(piece)
             meld[1] = ml.extend(meld[1], c, True)
             meld[3] = tuple(ml.layoff_cards(meld[1], True))
+            meld[5] = mask_of(meld[3])
             if piece >= NUM_CARDS and meld[1].kind == ml.RUN:
                 meld[4].append(c)
             self.phase = PLAY
@@ -417,80 +428,42 @@ class ContractRummyGame(LegalMoves, ObservationBuffers, Serialisation):
         ``ValueError`` naming an unknown or malformed text."""
         return self.actions.text_to_action(text)
 
-    # ------------------------------------------------------------------ view
+    # ------------------------------------------------------------------ delegations
+    def legal_actions(self) -> list:
+        """Legal action ids of ``current_player`` (unsorted; :func:`moves.legal_actions`)."""
+        return moves.legal_actions(self)
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over all actions for ``current_player`` (kept until the state changes)."""
+        if self._mask is None:
+            self._mask = moves.legal_mask(self)
+        return self._mask
+
+    def observation(self, seat: int) -> np.ndarray:
+        """float32 vector (layout in ``contract_rummy_v0``) of what ``seat`` may know."""
+        return observation.observation(self, seat)
+
     def view(self, seat: int) -> dict:
-        n = self.num_players
-        hand = self.hands[seat]
-        legal = []
-        if seat == self.current_player and not self.done:
-            texts = self.actions.texts
-            legal = [texts[a] for a in np.flatnonzero(self.legal_mask())]
-        events = []
-        for e in self.events[-20:]:
-            if isinstance(e, str):
-                events.append(e)
-            else:
-                seat_of_move, a, taken = e
-                events.append(_move_event_text(seat_of_move, self.actions.texts[a], tuple(taken or ())))
-        return {
-            "game": "contract_rummy_v0",
-            "seat": seat,
-            "num_players": n,
-            "to_play": -1 if self.done else self.current_player,
-            "phase": "over" if self.done else PHASES[self.phase],
-            "done": self.done,
-            "hand": [CARD_TEXT[c] for c in range(53) for _ in range(hand[c])],   # id order = display order
-            "hand_sizes": list(self.hsize),
-            "scores": list(self.scores),
-            "legal_actions": legal,
-            "melds": [{"index": k, "owner": m[2],
-                       "cards": list(_meld_texts(tuple(m[0]), m[1]))}
-                      for k, m in enumerate(self.melds)],
-            "discard": [CARD_TEXT[c] for c in self.pile],
-            "stock_size": len(self.stock),
-            "events": events,
-            "deal_index": self.deal_idx,
-            "num_deals": len(self.opts.deals),
-            "contract": self.contract,
-            "contract_needs": {"sets": self.need_sets, "runs": self.need_runs},
-            "dealer": self.dealer,
-            "down": list(self.down),
-            "turns": self.turns,
-            "must_use": CARD_TEXT[self.must] if self.must >= 0 else None,
-            "banned": CARD_TEXT[self.banned] if self.banned >= 0 else None,
-            "freed_joker": self.freed,
-            "went_down_this_turn": self.went_down,
-            "contract_laid_this_turn": list(self.laid),
-            "picked_up": [[CARD_TEXT[c] for c in range(53) for _ in range(k[c])] for k in self.known],
-            "last_deal": self._last_deal_view(),
-        }
+        """``seat``'s structured view (:func:`view.view`)."""
+        return view.view(self, seat)
 
-    def _last_deal_view(self) -> dict | None:
-        """The previous deal's end (CR-29, CR-30, CR-33): ``deal`` (1-based), ``contract``, ``out``
-        (the seat that went out, -1 for a dead deal), ``penalties`` and the ``scores`` after it."""
-        d = self.last_deal
-        if d is None:
-            return None
-        return {**d, "penalties": list(d["penalties"]), "scores": list(d["scores"])}
+    def clone(self) -> "ContractRummyGame":
+        """An independent copy in the same state (:func:`determinize.clone`)."""
+        return determinize.clone(self)
 
+    def determinize(self, seat: int, rng: np.random.Generator) -> "ContractRummyGame":
+        """A copy with what ``seat`` cannot see dealt again (:func:`determinize.determinize`)."""
+        return determinize.determinize(self, seat, rng)
 
-@lru_cache(maxsize=1 << 16)
-def _meld_texts(pieces: tuple[int, ...], meld: ml.Meld) -> tuple[str, ...]:
-    """A table meld's piece texts in canonical order (memoised: every view shows every meld)."""
-    return tuple(ml.piece_text(p) for p in ml.canonical_order(pieces, meld))
+    def to_dict(self) -> dict:
+        return serialisation.to_dict(self)
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "ContractRummyGame":
+        return serialisation.from_dict(cls, d)
 
-@lru_cache(maxsize=1 << 16)
-def _move_event_text(seat: int, action_text: str, taken: tuple[int, ...]) -> str:
-    """A move as a public event in words: ``player_1 takes 9C TD TS from the pile`` (memoised:
-    every view shows the last 20)."""
-    words = action_text.split()
-    who = f"player_{seat}"
-    if words[0] == "draw":
-        return f"{who} draws from the stock"
-    if words[0] == "take":
-        return f"{who} takes {' '.join(CARD_TEXT[c] for c in taken)} from the pile"
-    verb = {"discard": "discards", "meld": "melds", "layoff": "lays off", "swap": "swaps"}[words[0]]
-    if words[0] == "swap":
-        return f"{who} swaps {words[1]} for the joker in {words[2]}"
-    return f"{who} {verb} {' '.join(words[1:])}".replace(" @", " on @")
+    def __getstate__(self):
+        return self.to_dict()
+
+    def __setstate__(self, d):
+        self.__dict__.update(type(self).from_dict(d).__dict__)

@@ -1,6 +1,5 @@
-"""Tables: the action catalogue of the options (:func:`action_catalogue`, ``contract_rummy.md``
-"Action ids"), the meld catalogue of one (jokers, ``min_run_length``) with the lookup tables of
-the legal-move search, and facts about one suit's 13-bit rank mask (which cards can lie in a run,
+"""Tables: the meld catalogue of one (jokers, ``min_run_length``) with the lookup tables of the
+legal-move search, and facts about one suit's 13-bit rank mask (which cards can lie in a run,
 how many runs its cards need, how many joker-free runs they hold), memoised by the meld catalogue
 that owns them.
 
@@ -14,7 +13,6 @@ from functools import cache
 import numpy as np
 
 from ... import melds as ml
-from ...actions import PIECE, Catalogue, Combination, Segment, card_word, number_word, slot_word
 from ...cards import NUM_CARDS, RANK_OF, SUIT_OF, mask_of, suit_mask_items
 
 SUIT_MASK = 0x1FFF
@@ -127,7 +125,7 @@ class MeldCatalogue:
                         and all(suits >> SUIT_OF[c] & 1 for c in self.naturals[i]))
         self.minimal_set_table = [tuple(i for i in e if self.length[i] == 3) for e in self.set_table]
         """``set_table`` with the 3-piece sets only (the minimal sets, see
-        :meth:`~rummy_env.games.contract_rummy.search.LegalMoves._candidates`)."""
+        :func:`~rummy_env.games.contract_rummy.moves._candidates`)."""
         # runs: per suit, columns (entry, natural rank mask, needs two natural aces, jokers)
         rows = [[] for _ in range(4)]
         for i in range(self.num_sets, self.size):
@@ -214,29 +212,3 @@ def catalogue(jokers: int, min_run: int) -> MeldCatalogue:
     """The catalogue for ``num_jokers`` and ``min_run_length``, built once and shared by every game
     with those options (its memos depend on no hand)."""
     return MeldCatalogue(jokers, min_run)
-
-
-@cache
-def discard_ids(first: int) -> tuple:
-    """Per suit, per 13-bit rank mask: the ``discard`` action ids of its cards, ``first`` being the
-    id of ``discard AC`` (CR-25)."""
-    return tuple(suit_mask_items(range(first + 13 * s, first + 13 * s + 13)) for s in range(4))
-
-
-@cache
-def action_catalogue(options) -> Catalogue:
-    """The actions under ``options`` (:class:`~rummy_env.games.contract_rummy.options.Options`;
-    CR-10 .. CR-27): ``draw stock``, ``take discard [K]`` (K = 1 is written without the number),
-    ``discard C`` (a card or JK), ``meld`` (an entry of the meld catalogue, its pieces in any
-    order), ``layoff P @k`` and ``swap C @k`` (slot-major), for 3 meld slots per seat."""
-    melds = catalogue(options.jokers, options.min_run_length)
-    meld_slots = 3 * options.num_players
-    return Catalogue([
-        Segment("draw stock"),
-        Segment("take discard <count>", count=number_word(1, options.pack_size, "K", optional=True)),
-        Segment("discard <card>", card=card_word(allow_joker=True)),
-        Segment("meld <meld>", meld=Combination("<cards>", melds.pieces, PIECE,
-                                                "not a meld of the catalogue (CR-13, CR-14)")),
-        Segment("layoff <piece> <slot>", piece=PIECE, slot=slot_word(meld_slots), id_order=("slot", "piece")),
-        Segment("swap <card> <slot>", card=card_word(), slot=slot_word(meld_slots), id_order=("slot", "card")),
-    ])
