@@ -319,3 +319,18 @@ def test_ginny_o_board_picture_shows_premium_squares_tiles_jokers_and_placements
     assert has(square(8, 7), render.PLACED_OUTLINE) and not has(square(7, 7), render.PLACED_OUTLINE)
     assert has(square(8, 7), RED) and not has(square(7, 7), RED)
     assert not np.array_equal(img, render.board_to_rgb(dict(view, board=[[""] * 15 for _ in range(15)])))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_each_games_wording_is_found_in_its_own_view_module(game):
+    """The back ends find a game's title and state in words through one table, ``GAME_VIEWS``,
+    whose entry is the game's own ``view.py``; the table text shows those words."""
+    module = render.GAME_VIEWS[game]
+    assert module.__name__ == f"rummy_env.games.{game}.view"
+    env = make_env(game)
+    env.reset(seed=4)
+    view = env.unwrapped.view(env.unwrapped.game.current_player)
+    assert render.title(view) == module.TITLE and render.status_lines(view) == module.status_lines(view)
+    assert view_text(view).startswith(f"=== {module.TITLE} | ")
+    for line in module.status_lines(view):
+        assert "\n  " + line + "\n" in view_text(view)

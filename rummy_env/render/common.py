@@ -10,12 +10,12 @@ from typing import Any
 from PIL import ImageDraw, ImageFont
 
 from ..cards import CARD_TEXT, JOKER, RANK_OF, SUIT_OF, SUITS
+from ..games.contract_rummy import view as contract_rummy_view
 from ..games.ginny_o import view as ginny_o_view
 from ..games.i_doubt_it import view as i_doubt_it_view
 from ..games.rummy import view as rummy_view
 from ..games.tongits import view as tongits_view
 from ..melds import parse_piece
-from . import pending_contract_rummy
 
 SUIT_SYMBOL = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RED = (196, 30, 45)
@@ -23,7 +23,7 @@ BLACK = (25, 25, 25)
 JOKER_COLOUR = (120, 40, 160)
 
 GAME_VIEWS = {"rummy": rummy_view, "tongits": tongits_view, "i_doubt_it": i_doubt_it_view,
-              "contract_rummy": pending_contract_rummy, "ginny_o": ginny_o_view}
+              "contract_rummy": contract_rummy_view, "ginny_o": ginny_o_view}
 """Game name -> the module with the game's wording: its ``TITLE`` and ``status_lines(view)``."""
 GAME_TITLES = {name: module.TITLE for name, module in GAME_VIEWS.items()}
 """Game name -> the game's name as people write it: ``Contract Rummy``."""
