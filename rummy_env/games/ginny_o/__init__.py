@@ -16,7 +16,7 @@ The engine is plain Python (no PettingZoo); ``rummy_env.ginny_o_v0`` wraps it as
 
 A rack is a count list of length 53 (index 52 = jokers), the one representation of a hand.
 
-The board picture (``render_mode="rgb_array"``) is drawn by ``rummy_env.render`` from the view.
+The board picture (``render_mode="rgb_array"``) is drawn by ``rummy_env.render.board`` from the view.
 """
 from .actions import (ACTION_GRID, ACTIONS, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0,
                       place_action, text_to_action)
