@@ -1,5 +1,6 @@
 """The drawing of the code's imports reads engine -> env -> agents -> experiments, with no arrow
-back up: the engines (``rummy_env/games``) import no PettingZoo wrapper, the environment package
+back up: the engines (``rummy_env/games``) import no PettingZoo wrapper and no render back end
+(``rummy_env.render`` finds each game's wording in the game's ``view.py``), the environment package
 (``rummy_env/``) imports neither ``agents`` nor ``experiments`` nor torch nor Ray, and ``agents/``
 imports nothing from ``experiments/``. Read from the source with ``ast``, imports inside functions
 included."""
@@ -53,7 +54,7 @@ ENV_FORBIDDEN = {"rummy_env.agents", "rummy_env.experiments", "torch", "ray"}
 
 
 @pytest.mark.parametrize("folder,forbidden", [
-    ("rummy_env/games", ENV_FORBIDDEN | WRAPPERS | {"pettingzoo", "gymnasium"}),
+    ("rummy_env/games", ENV_FORBIDDEN | WRAPPERS | {"pettingzoo", "gymnasium", "rummy_env.render"}),
     ("rummy_env", ENV_FORBIDDEN),
     ("agents", {"rummy_env.experiments", "experiments", "ray"}),
 ])

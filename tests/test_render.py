@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+from PIL import ImageColor
 
 from rummy_env import render
 from rummy_env.agents.registry import make_agent
@@ -294,7 +295,7 @@ def test_human_mode_prints_the_ansi_text_and_the_gym_wrapper_renders_its_seat(ca
 
 
 def test_ginny_o_board_picture_shows_premium_squares_tiles_jokers_and_placements():
-    """``board_to_rgb`` (the Ginny-O board picture, in render.py since the rules folder keeps no
+    """``board_to_rgb`` (the Ginny-O board picture, in render/board.py since the rules folder keeps no
     drawing code): each square in its premium colour, a tile over it, a joker's tile in its own
     colour, this turn's placements outlined, red cards red."""
     board = [[""] * 15 for _ in range(15)]
@@ -310,7 +311,7 @@ def test_ginny_o_board_picture_shows_premium_squares_tiles_jokers_and_placements
     def has(pixels: np.ndarray, colour) -> bool:
         return bool(np.all(pixels == np.array(colour, dtype=np.uint8), axis=-1).any())
 
-    blue = render.ImageColor.getrgb(render.PREMIUM_COLOURS["B"][0])
+    blue = ImageColor.getrgb(render.PREMIUM_COLOURS["B"][0])
     assert img.shape == (2 * margin + 15 * cell + render.BOARD_PANEL, 2 * margin + 15 * cell, 3)
     assert has(square(0, 0), blue) and not has(square(1, 0), blue)
     assert has(square(7, 7), render.TILE_FACE) and not has(square(7, 7), render.JOKER_FACE)
@@ -318,3 +319,18 @@ def test_ginny_o_board_picture_shows_premium_squares_tiles_jokers_and_placements
     assert has(square(8, 7), render.PLACED_OUTLINE) and not has(square(7, 7), render.PLACED_OUTLINE)
     assert has(square(8, 7), RED) and not has(square(7, 7), RED)
     assert not np.array_equal(img, render.board_to_rgb(dict(view, board=[[""] * 15 for _ in range(15)])))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_each_games_wording_is_found_in_its_own_view_module(game):
+    """The back ends find a game's title and state in words through one table, ``GAME_VIEWS``,
+    whose entry is the game's own ``view.py``; the table text shows those words."""
+    module = render.GAME_VIEWS[game]
+    assert module.__name__ == f"rummy_env.games.{game}.view"
+    env = make_env(game)
+    env.reset(seed=4)
+    view = env.unwrapped.view(env.unwrapped.game.current_player)
+    assert render.title(view) == module.TITLE and render.status_lines(view) == module.status_lines(view)
+    assert view_text(view).startswith(f"=== {module.TITLE} | ")
+    for line in module.status_lines(view):
+        assert "\n  " + line + "\n" in view_text(view)

@@ -1,7 +1,7 @@
 """Draw the pictures of the docs: one mid-game position per game, ``docs/images/<game>.png``.
 
 Rule-based agents play a seeded game for a fixed number of decisions; the position is drawn with
-``render_mode="rgb_array"`` (rummy_env/render.py), the acting seat's view. Run from the repository
+``render_mode="rgb_array"`` (rummy_env/render/image.py), the acting seat's view. Run from the repository
 root: ``python docs/scripts/make_pictures.py``.
 """
 from __future__ import annotations

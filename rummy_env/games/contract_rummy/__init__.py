@@ -23,8 +23,8 @@ module                 contents
                        (CR-29 .. CR-34), illegal-action reasons
 ``observation.py``     :func:`observation_layout` (the named slices) and each seat's buffer,
                        brought up to date slice by slice through memoryviews
-``view.py``            the structured per-seat view (CR-6) and its event texts (drawn by
-                       ``rummy_env.render``)
+``view.py``            the structured per-seat view (CR-6), its event texts and the game's
+                       words that ``rummy_env.render`` shows (contract, who is down, duties)
 ``determinize.py``     ``clone`` and ``determinize`` (the re-deal for search, CR-6)
 ``serialisation.py``   ``to_dict`` / ``from_dict`` (pickling goes through them)
 =====================  =========================================================================

@@ -1,4 +1,6 @@
-"""The structured per-seat view of a Contract Rummy match (CR-6) and the event texts it carries."""
+"""The structured per-seat view of a Contract Rummy match (CR-6), the event texts it carries and
+the words ``rummy_env.render`` shows for the game: the deal, its contract, who is down and this
+turn's duties."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -7,7 +9,11 @@ import numpy as np
 
 from ... import melds as ml
 from ...cards import CARD_TEXT
+from ...words import NUMBER_WORDS, seat_name
 from .options import PHASES
+
+TITLE = "Contract Rummy"
+"""The game's name as people write it."""
 
 
 def view(g, seat: int) -> dict:
@@ -88,3 +94,31 @@ def _move_event_text(seat: int, action_text: str, taken: tuple[int, ...]) -> str
     if words[0] == "swap":
         return f"{who} swaps {words[1]} for the joker in {words[2]}"
     return f"{who} {verb} {' '.join(words[1:])}".replace(" @", " on @")
+
+
+def contract_words(needs: dict) -> str:
+    """A contract (CR-7) in words: ``two sets of 3``, ``one set of 3 and two runs``."""
+    parts = []
+    for key, one, many in (("sets", "set of 3", "sets of 3"), ("runs", "run", "runs")):
+        k = int(needs.get(key, 0))
+        if k:
+            parts.append(f"{NUMBER_WORDS.get(k, k)} {one if k == 1 else many}")
+    return " and ".join(parts)
+
+
+def status_lines(view: dict) -> list[str]:
+    """The deal, its contract (CR-7) and the dealer; who is down; this turn's duties: the
+    must-use card to put on the table (CR-12) and the banned text not to discard (CR-26)."""
+    seat = view.get("seat", 0)
+    me = view.get("to_play") == seat
+    lines = [f"deal {view.get('deal_index', 0) + 1} of {view.get('num_deals', 1)}, "
+             f"contract {view.get('contract')}: {contract_words(view.get('contract_needs', {}))}; "
+             f"dealer {seat_name(view.get('dealer', 0), seat)}; lowest total wins"]
+    down = [seat_name(i, seat) for i, d in enumerate(view.get("down", [])) if d]
+    if down:
+        lines.append("down (contract laid): " + ", ".join(down))
+    if me and view.get("must_use"):
+        lines.append(f"you must put {view['must_use']} on the table this turn")
+    if me and view.get("banned"):
+        lines.append(f"you may not discard {view['banned']} this turn")
+    return lines

@@ -10,13 +10,13 @@ The engine is plain Python (no PettingZoo); ``rummy_env.ginny_o_v0`` wraps it as
 | ``moves.py`` | ``PlaySearch``: the exact legal-play search (GO-20..GO-27) and its caches; the legal plays and mask of a position (GO-43) |
 | ``game.py`` | ``GinnyOGame``: state, turn flow, stepping, scoring (GO-29..GO-38), illegal-action reasons |
 | ``observation.py`` | the observation, its named layout (``observation_layout``) and board planes |
-| ``view.py`` | the structured view (drawn as a picture and as text by ``rummy_env.render``) |
+| ``view.py`` | the structured view (drawn as a picture and as text by ``rummy_env.render``) and the game's words there: the box and stall count, the board in letters |
 | ``determinize.py`` | ``clone`` and ``determinize``: the re-deal keeping what a seat knows, with the tiles it returned to the box (GO-7, GO-11, GO-34) |
 | ``serialisation.py`` | ``to_dict`` / ``from_dict`` and pickling |
 
 A rack is a count list of length 53 (index 52 = jokers), the one representation of a hand.
 
-The board picture (``render_mode="rgb_array"``) is drawn by ``rummy_env.render`` from the view.
+The board picture (``render_mode="rgb_array"``) is drawn by ``rummy_env.render.board`` from the view.
 """
 from .actions import (ACTION_GRID, ACTIONS, COMMIT, DRAW, EXCHANGE0, NUM_ACTIONS, PASS, PLACE0, RETURN0,
                       place_action, text_to_action)

@@ -11,7 +11,7 @@ doubt reveals the real cards (DI-20) and two decks hold two copies of a card (DI
 | ``moves.py`` | the legal mask (``PlayMasks``: per-rank bit sets and the per-hand cache; DI-6..DI-8, DI-13, DI-19) |
 | ``game.py`` | ``IDoubtItGame``: dealing, ``step``, plays, doubt windows and reveals, going out, the end and rewards (DI-9..DI-29), illegal-action reasons |
 | ``observation.py`` | ``observation_layout`` (named parts), the absolute state vector and each seat's gather of it |
-| ``view.py`` | the structured per-seat view and the event texts (claims said as at the table, DI-9) |
+| ``view.py`` | the structured per-seat view, the event texts (claims said as at the table, DI-9) and the words the render back ends show (pile, claim, rank due next) |
 | ``determinize.py`` | ``clone`` and ``determinize``: the re-deal keeping what a seat knows (DI-20, DI-21) |
 | ``serialisation.py`` | ``to_dict`` / ``from_dict`` and pickling |
 """

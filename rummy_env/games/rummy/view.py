@@ -8,9 +8,13 @@ import numpy as np
 
 from ...cards import CARD_TEXT, cards_of, cards_text, mask_texts
 from ...melds import Meld, canonical_order
+from ...words import plural, seat_name
 from .actions import ACTION_TEXT
 from .options import PHASE_NAMES
 from .tables import CATALOGUE
+
+TITLE = "Rummy"
+"""The game's name as people write it."""
 
 DEAD_ROUND_REASON = {"max_turns": "the turn limit was reached",
                      "max_turnovers": "the stock ran out after the last allowed turnover"}
@@ -86,3 +90,28 @@ def format_event(e: tuple) -> str:
     winners = " and ".join(f"player_{q}" for q in e[2:])
     return (f"the match ends{' at the round limit' if e[1] else ''}: {winners} "
             + ("wins" if len(e) == 3 else "share the win"))
+
+
+def status_lines(view: dict) -> list[str]:
+    """The round, the match's goal (RM-28) and the dealer, or the match's end; this turn's chance
+    of rummy (RM-23), the turnovers so far (RM-24) and the card taken that may not be discarded
+    (RM-17)."""
+    seat = view.get("seat", 0)
+    me = view.get("to_play") == seat
+    lines = []
+    options = view.get("options") or {}
+    target = options.get("target_score", 0)
+    goal = (f"first to {target} points wins" if target else
+            f"{plural(options.get('max_rounds', 1), 'round')}, the highest total wins")
+    if view.get("done"):
+        lines.append(f"the match is over after {plural(view.get('rounds_played', 0), 'round')}")
+    else:
+        lines.append(f"round {view.get('rounds_played', 0) + 1} ({goal}), "
+                     f"dealer {seat_name(view.get('dealer', 0), seat)}")
+    if me and view.get("rummy_possible") and view.get("phase") == "play":
+        lines.append("going out this turn would be rummy: double points")
+    if view.get("turnovers"):
+        lines.append(f"the stock has been turned over {plural(view['turnovers'], 'time')}")
+    if me and view.get("taken_card"):
+        lines.append(f"you took {view['taken_card']} from the discard pile: you may not discard it this turn")
+    return lines

@@ -7,8 +7,12 @@ import functools
 import numpy as np
 
 from ...cards import CARD_TEXT, RANK_OF, SUIT_OF, cards_of, mask_texts
+from ...words import plural, seat_name
 from .actions import ACTION_TEXT
 from .options import PHASES, RESPONSE
+
+TITLE = "Tongits"
+"""The game's name as people write it."""
 
 HAND_END_TEXT = {
     "tongits": "Tongits, an empty hand",
@@ -92,3 +96,31 @@ def last_hand_view(lh: dict | None) -> dict | None:
     v["hands"] = [list(h) for h in v["hands"]]
     v["melds"] = [{"index": k, "owner": o, "cards": list(c), "secret": s} for k, o, c, s in v["melds"]]
     return v
+
+
+def status_lines(view: dict) -> list[str]:
+    """The hand of the match and the dealer; who is blocked from calling Draw (TG-16); a Draw
+    called and the answers open to the others (TG-20, TG-22); the secret melds on the table
+    (TG-13); the card taken from the discard pile that must be melded now (TG-7)."""
+    seat = view.get("seat", 0)
+    me = view.get("to_play") == seat
+    lines = []
+    if not view.get("done"):
+        lines.append(f"hand {view.get('hand_index', 0) + 1} of {view.get('hands_per_match', 1)}, "
+                     f"dealer {seat_name(view.get('dealer', 0), seat)}; most chips after "
+                     f"{plural(view.get('hands_per_match', 1), 'hand')} wins")
+    blocked = [seat_name(i, seat) for i, b in enumerate(view.get("blocked", [])) if b]
+    if blocked:
+        lines.append(f"may not call a draw this turn (someone laid off on their meld): {', '.join(blocked)}")
+    if view.get("caller", -1) >= 0:
+        lines.append(f"{seat_name(view['caller'], seat)} called a draw: challenge (show hands, lowest "
+                     "points wins) or fold")
+        if me and view.get("legal_actions") == ["fold"]:
+            lines.append("you may only fold: a challenger needs a meld, a secret or four of a kind")
+    secrets = [f"{seat_name(i, seat)} {plural(k, 'secret meld')}"
+               for i, k in enumerate(view.get("secrets", [])) if k]
+    if secrets:
+        lines.append("face-down (secret) melds: " + ", ".join(secrets))
+    if me and view.get("taken"):
+        lines.append(f"you took {view['taken']}: meld it now")
+    return lines
