@@ -56,22 +56,19 @@ from rummy_env.experiments.arena import Arena, eval_opponents, opponent_mix, pla
 from rummy_env.experiments.checkpoints import (load_run, plot_curves, policy_record,
                                                random_states, restore_random_states, save_run, seed_globals,
                                                start_network, write_logs)
-from rummy_env.experiments.dataclass_args import RunArgs, dataclass_parser, parse_dataclass
+from rummy_env.experiments.dataclass_args import SelfPlayArgs, dataclass_parser, parse_dataclass
 from rummy_env.experiments.options import parse_env_options
 from rummy_env.registry import game_key
 
 
 @dataclass
-class Args(RunArgs):
+class Args(SelfPlayArgs):
     RUN_KIND: ClassVar[str] = "dmc"
-    POSITIVE: ClassVar[tuple[str, ...]] = RunArgs.POSITIVE + (
-        "total_timesteps", "num_envs", "num_steps", "epochs", "batch_size", "save_every")
+    POSITIVE: ClassVar[tuple[str, ...]] = SelfPlayArgs.POSITIVE + ("epochs", "batch_size", "save_every")
     total_timesteps: int = 100_000
-    """learner decisions in all"""
     num_envs: int = 32
-    """games played side by side"""
     num_steps: int = 32
-    """learner decisions per game per update"""
+    save_every: int = 5
     learning_rate: float = 3e-4
     """Adam learning rate"""
     epochs: int = 2
@@ -84,28 +81,10 @@ class Args(RunArgs):
     """how much more (in return units, after --reward-scale) Q must value a move than the rule-based one to play it"""
     prior_candidates: int = 0
     """K > 0: the moves are the rule-based agent's K best (its ranking); 0: every legal move"""
-    reward_scale: float = 1.0
-    """learner rewards are multiplied by this for the targets (e.g. 0.01 for point rewards)"""
-    learner_reward: str = "own"
-    """what the learner is paid: own, relative (minus the others' mean) or deal_win_loss (see train_ppo)"""
-    return_per_deal: bool = False
-    """end the learner's return at every scoring step (a deal's, round's or hand's end), the game playing on"""
-    seat: str = "random"
-    """learner seat: an int or 'random' (per episode)"""
     opponents: str = "heuristic:1"
     """opponent kinds and weights (agent specs, e.g. heuristic:3,random:1)"""
-    eval_every: int = 10
-    """updates between two greedy evaluations (0: none)"""
-    eval_episodes: int = 64
-    """games per evaluation opponent"""
     eval_opponents: str = "heuristic"
     """comma-separated agent specs"""
-    save_every: int = 5
-    """updates between two writes of checkpoint.pt and policy.pt"""
-    resume: bool = True
-    """continue from run_dir/checkpoint.pt when it exists"""
-    progress: bool = True
-    """show a progress bar on stderr"""
 
 
 FREE_ARGS = ("total_timesteps", "progress", "resume", "eval_every", "save_every", "torch_threads")
