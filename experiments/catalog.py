@@ -14,6 +14,9 @@ from rummy_env.registry import GAMES, game_key, game_module
 COSTS = Path(__file__).resolve().parents[1] / "docs" / "results" / "agent_costs.json"
 """Seconds per decision (``python -m rummy_env.experiments.measure_agent_costs``); a repository
 checkout has it."""
+CLAIMS = COSTS.with_name("claims.json")
+"""The claims index (``docs/results.md`` is written from it); a repository checkout has it."""
+LADDER_KINDS = {"ppo": "learned (ppo)", "search": "search"}
 
 FAMILIES = (
     ("random", "uniform over the legal actions"),
@@ -42,10 +45,39 @@ def measured_costs() -> dict[tuple[str, str], float]:
         return {(row["game"], row["spec"]): row["seconds_per_decision"] for row in json.load(f)["costs"]}
 
 
+def claims() -> list[dict]:
+    """The entries of :data:`CLAIMS`; empty when the file is missing."""
+    if not CLAIMS.is_file():
+        return []
+    with open(CLAIMS, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def ladder_lines(game: str, entries: list[dict]) -> list[str]:
+    """Per learned and search kind, the claim against the rule-based agent under the game's default
+    rules with the highest lower CI bound: spec, win share with its 95% CI against par, games, deal
+    seed, cost per decision and where the CI lies; or that there is none under the default rules."""
+    lines = [f"{game}: the strongest claimed agent of each kind against the rule-based agent, default rules"]
+    for kind, name in LADDER_KINDS.items():
+        mine = [c for c in entries if c["game"] == game and c["kind"] == kind and "heuristic" in c["opponents"]]
+        default = [c for c in mine if not c["options"]]
+        if not default:
+            other = f" (claims under other rules: {', '.join(sorted({c['unit'] for c in mine}))})" if mine else ""
+            lines.append(f"  {name:14} no claim under the default rules{other}")
+            continue
+        c = max(default, key=lambda c: c["ci"][0])
+        lo, hi = c["ci"]
+        where = "above par" if lo > c["par"] else "below par" if hi < c["par"] else "only at par"
+        lines.append(f"  {name:14} {c['agent']}: win share {c['win_share']:.3f} [{lo:.3f}, {hi:.3f}], par "
+                     f"{c['par']:.3f}: {where} ({c['games']} games of {c['unit']}, deal seed {c['seed']}, "
+                     f"{c['cost_per_decision']:.4f} s per decision; claim {c['id']})")
+    return lines
+
+
 def agents_text(game: str | None = None) -> str:
     """The spec families, then per game (``game`` only, when given) each plain spec with its cost
     per decision and each search preset with its recipe and the tournament behind it."""
-    costs = measured_costs()
+    costs, entries = measured_costs(), claims()
     width = max(len(spec) for spec, _ in FAMILIES)
     lines = ["Agent specs (--agents, --opponents):"]
     lines += [textwrap.fill(meaning, 100, initial_indent=f"  {spec:{width}}  ", subsequent_indent=" " * (width + 4))
@@ -61,6 +93,8 @@ def agents_text(game: str | None = None) -> str:
                 options = ", ".join(f"{k}={option_text(v)}" for k, v in preset.options.items()) or "default rules"
                 lines.append(f"            = {preset.spec}")
                 lines.append(f"            ({verdict} under {options}: {preset.results})")
+        if entries:
+            lines += ["", *ladder_lines(key, entries)]
     if not costs:
         lines += ["", f"(costs: {COSTS} is missing; a repository checkout has it)"]
     return "\n".join(lines)

@@ -50,9 +50,10 @@ def policy_record(net, game: str, options: dict, **extra) -> dict:
             "model": net.state_dict(), **extra}
 
 
-def export_fp16(source: str, target: str) -> None:
+def export_fp16(source: str, target: str, gate: float | None = None) -> None:
     """Write the policy export ``source`` (a run's ``policy.pt``) to ``target`` with its
-    floating-point weights in float16."""
+    floating-point weights in float16; ``gate``: set a ``train_dmc`` policy's gate (its prior bonus,
+    ``ValueError`` for a policy of another method)."""
     try:
         data = torch.load(source, map_location="cpu", weights_only=True)
     except Exception as e:  # torch.load raises many kinds, with pages of advice, on a file that is not a policy export
@@ -60,6 +61,12 @@ def export_fp16(source: str, target: str) -> None:
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{source} is not a rummy_env policy file (no format {CHECKPOINT_FORMAT!r})")
     half = {name: w.half() if w.is_floating_point() else w for name, w in data["model"].items()}
+    if gate is not None:
+        if data.get("method") != "dmc" or gate < 0:
+            raise ValueError(f"--gate {gate}: only a train_dmc policy has a gate, and it is >= 0 ({source} is "
+                             f"{'a ' + data['method'] if data.get('method') else 'a PPO'} policy)")
+        half["prior_logit"] = torch.tensor(gate).half()
+        data = {**data, "gate": gate}
     atomic_torch_save({**data, "model": half}, target)
 
 
@@ -236,12 +243,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description="Export a run's policy as a float16 policy file.")
     parser.add_argument("source", help="the policy.pt of a run")
     parser.add_argument("target", help="the float16 file to write, e.g. RUN_DIR/policy_fp16.pt")
+    parser.add_argument("--gate", type=float, default=None,
+                        help="a train_dmc policy: how much more Q must value a move than the rule-based one "
+                        "to play it (default: the run's)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    export_fp16(args.source, args.target)
+    export_fp16(args.source, args.target, args.gate)
     return 0
 
 

@@ -116,6 +116,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 # Commands whose arguments all go to another tool's ``main`` (parsed there, not here).
 FORWARDED = {"bench": ("rummy_env.experiments.benchmark", "bench"), "train": ("rummy_env.experiments.train_ppo", "train"),
+             "train-dmc": ("rummy_env.experiments.train_dmc", "train-dmc"),
              "imitate": ("rummy_env.experiments.imitate", "imitate"),
              "improve": ("rummy_env.experiments.improve", "improve"),
              "serve": ("rummy_env.experiments.web.server", "serve")}
@@ -254,6 +255,12 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Runs rummy_env.experiments.train_ppo; further arguments go to it "
                         "(see `rummy-env train --help`).", add_help=False)
     tr.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+    dm = sub.add_parser("train-dmc", help="Deep Monte-Carlo over the rule-based agent, gated so it starts as that "
+                        "agent (rummy_env.experiments.train_dmc)",
+                        description="Runs rummy_env.experiments.train_dmc; further arguments go to it "
+                        "(see `rummy-env train-dmc --help`).", add_help=False)
+    dm.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
     rl = sub.add_parser("train-rllib", help="PPO with RLlib on a Ray cluster: self-play against the "
                         "rule-based agent, rollouts on remote env runners (rummy_env.experiments.train_rllib)",

@@ -14,8 +14,9 @@ Bools become ``--x/--no-x``; a field named ``opt`` is the repeatable ``--option 
 count: at least 0, and at least 1 when the class names it in ``POSITIVE`` (0 there is no run at
 all). A bad value is a one-line :class:`~rummy_env.experiments.usage.UsageError`.
 
-:class:`RunArgs` holds the flags every training tool (``train_ppo``, ``imitate``) takes; a tool's
-``Args`` inherits them and redeclares a field (default and docstring) where its meaning is the tool's.
+:class:`RunArgs` holds the flags every training tool takes, :class:`SelfPlayArgs` those of the tools
+that play in the training arena (``train_ppo``, ``train_dmc``); a tool's ``Args`` inherits them and
+redeclares a field (its default, and its docstring where its meaning is the tool's).
 """
 from __future__ import annotations
 
@@ -77,6 +78,39 @@ class RunArgs:
     def output_dir(self) -> str:
         """``--run-dir``, or ``runs/<game>_<RUN_KIND>_s<seed>`` without it."""
         return self.run_dir or os.path.join("runs", f"{game_key(self.game)}_{self.RUN_KIND}_s{self.seed}")
+
+
+@dataclass
+class SelfPlayArgs(RunArgs):
+    """The flags of the tools that learn by playing in the training arena (``train_ppo``, ``train_dmc``)."""
+
+    POSITIVE: ClassVar[tuple[str, ...]] = RunArgs.POSITIVE + ("total_timesteps", "num_envs", "num_steps")
+    total_timesteps: int = 50_000
+    """learner decisions in all"""
+    num_envs: int = 16
+    """games played side by side"""
+    num_steps: int = 64
+    """learner decisions per game per update"""
+    reward_scale: float = 1.0
+    """learner rewards are multiplied by this (e.g. 0.02 for point rewards); logs show raw returns"""
+    learner_reward: str = "own"
+    """what the learner is paid: own (the game's reward), relative (minus the others' mean, zero-sum:
+    a penalty counts against the others' penalties) or deal_win_loss (at each deal's end: +1 sole
+    best, 0 shared, -1 otherwise; with point rewards)"""
+    return_per_deal: bool = False
+    """end the learner's return at every scoring step (a deal's, round's or hand's end), the game playing on"""
+    seat: str = "random"
+    """learner seat: an int or 'random' (per episode)"""
+    eval_every: int = 10
+    """updates between two greedy evaluations (0: none)"""
+    eval_episodes: int = 64
+    """games per evaluation opponent"""
+    save_every: int = 1
+    """updates between two writes of checkpoint.pt and policy.pt"""
+    resume: bool = True
+    """continue from run_dir/checkpoint.pt when it exists"""
+    progress: bool = True
+    """show a progress bar on stderr"""
 
 
 @dataclass

@@ -67,7 +67,7 @@ from rummy_env.experiments import io
 from rummy_env.experiments.arena import Arena, eval_opponents, opponent_mix, play_greedy
 from rummy_env.experiments.checkpoints import (plot_curves, resume_trainer, save_trainer, seed_globals,
                                                start_network, write_logs)
-from rummy_env.experiments.dataclass_args import RunArgs, dataclass_parser, parse_dataclass
+from rummy_env.experiments.dataclass_args import SelfPlayArgs, dataclass_parser, parse_dataclass
 from rummy_env.experiments.measure_policy import measure
 from rummy_env.experiments.options import parse_env_options
 from rummy_env.experiments.rollout import SHARD_SEED_STRIDE, RolloutWorkers, collect_rollout
@@ -75,20 +75,13 @@ from rummy_env.registry import game_key
 
 
 @dataclass
-class Args(RunArgs):
+class Args(SelfPlayArgs):
     RUN_KIND: ClassVar[str] = "ppo"
-    POSITIVE: ClassVar[tuple[str, ...]] = RunArgs.POSITIVE + (
-        "total_timesteps", "num_envs", "num_steps", "rollout_workers", "num_minibatches", "update_epochs")
+    POSITIVE: ClassVar[tuple[str, ...]] = SelfPlayArgs.POSITIVE + ("rollout_workers", "num_minibatches", "update_epochs")
     seed: int = 1
     """seed of torch, the games, episode set-up and minibatch order"""
     run_dir: str = ""
     """output folder; none means runs/<game>_ppo_s<seed>"""
-    total_timesteps: int = 50_000
-    """learner decisions in all"""
-    num_envs: int = 16
-    """games played side by side"""
-    num_steps: int = 64
-    """learner decisions per game per update"""
     rollout_workers: int = 1
     """processes that collect the rollout, the games split evenly among them (this one and W-1 others: a core each)"""
     stall_timeout: float = 600.0
@@ -97,13 +90,6 @@ class Args(RunArgs):
     """Adam learning rate"""
     anneal_lr: bool = True
     """decay the learning rate linearly to 0 over the run"""
-    reward_scale: float = 1.0
-    """learner rewards are multiplied by this (e.g. 0.02 for point rewards); logs show raw returns"""
-    learner_reward: str = "own"
-    """what the learner is paid: own (the game's reward), relative (minus the others' mean, zero-sum)
-    or deal_win_loss (at each deal's end: +1 sole best, 0 shared, -1 otherwise; with point rewards)"""
-    return_per_deal: bool = False
-    """end the learner's return at every scoring step (a deal's, round's or hand's end), the game playing on"""
     gamma: float = 0.99
     """discount factor"""
     gae_lambda: float = 0.95
@@ -137,26 +123,14 @@ class Args(RunArgs):
     init_from: str = ""
     """start from the network of this checkpoint or policy file (same game and sizes; a layout whose
     parts grew, as Contract Rummy's deal_index from one deal to seven, is widened with zero weights)"""
-    seat: str = "random"
-    """learner seat: an int or 'random' (per episode)"""
     opponents: str = "pool:1,heuristic:1,random:1"
     """opponent kinds and weights; kinds that do not exist for the game are dropped"""
     pool_size: int = 5
     """past snapshots of the policy kept as opponents"""
     snapshot_every: int = 10
     """updates between two snapshots joining the pool"""
-    eval_every: int = 10
-    """updates between two greedy evaluations"""
-    eval_episodes: int = 64
-    """games per evaluation opponent"""
     eval_opponents: str = ""
     """comma-separated agent specs; none means heuristic if it exists, and random"""
-    save_every: int = 1
-    """updates between two writes of checkpoint.pt and policy.pt"""
-    resume: bool = True
-    """continue from run_dir/checkpoint.pt when it exists"""
-    progress: bool = True
-    """show a progress bar on stderr"""
     benchmark: float = 0.0
     """instead of training: time self-play (every seat by the untrained policy) for this many seconds"""
     eval_only: bool = False

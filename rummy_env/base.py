@@ -1,6 +1,6 @@
 """The thin PettingZoo AEC layer shared by all five games.
 
-A game is a plain-Python engine (``rummy_env/games/<game>.py``) that follows the
+A game is a plain-Python engine (the package ``rummy_env/games/<game>/``) that follows the
 :class:`Game` protocol below. :class:`CardGameEnv` wraps one as a PettingZoo AEC environment
 and keeps the shared contract of the rules' README: seeded ``reset`` with
 ``options={"deal": ...}`` (any other key, or an impossible deal, refused with ``ValueError``),

@@ -8,7 +8,7 @@
     out.done, out.returns                   # (N,) bool; (N, num_players) episode returns where done
     out.scored                              # (N,) bool: a deal (round, hand) was scored on this step
 
-The engines are the games' own (``rummy_env/games/<game>.py``) used directly, without the
+The engines are the games' own (the packages ``rummy_env/games/<game>/``) used directly, without the
 PettingZoo layer: ``observe`` asks each engine for the seat to act, its observation and its mask;
 ``step`` applies one action per engine. A finished game is replaced at once by a new deal (auto
 reset), and ``step`` reports that episode's per-seat returns (the sum of its step rewards, the same

@@ -105,7 +105,7 @@ def test_every_option_of_every_subcommand_has_help_with_its_default():
     without a value (None, flags) still say what happens by default."""
     pytest.importorskip("torch")
     parsers = _subcommand_parsers()
-    assert set(parsers) == {"tournament", "replay", "demo", "bench", "play", "train", "imitate", "improve", "train-rllib",
+    assert set(parsers) == {"tournament", "replay", "demo", "bench", "play", "train", "train-dmc", "imitate", "improve", "train-rllib",
                             "agents", "options", "serve"}
     for command, parser in parsers.items():
         for action in parser._actions:

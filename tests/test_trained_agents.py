@@ -32,6 +32,11 @@ POLICIES = [
     ("rummy", "runs/rummy_prior_mc_s1/policy_fp16.pt", {"reward_mode": "zero_sum"}),
     ("rummy", "runs/rummy_prior_mc_s2/policy_fp16.pt", {"reward_mode": "zero_sum"}),
     ("contract_rummy", "contract_rummy/default_rules/policy_fp16.pt", {}),
+    ("rummy", "rummy/default_rules/policy_fp16.pt", {}),
+    ("rummy", "runs/rummy_match_dmc_s2/policy_fp16.pt", {}),
+    ("rummy", "runs/rummy_round_dmc_s1/policy_fp16.pt", {"max_rounds": 1}),
+    ("rummy", "runs/rummy_round_dmc_s2/policy_fp16.pt", {"max_rounds": 1}),
+    ("ginny_o", "runs/ginny_o_dmc_s2/policy_fp16.pt", {}),
 ]
 
 
@@ -97,6 +102,13 @@ def test_ppo_spec_picks_the_committed_policy_trained_on_the_envs_options(options
     without options, the main file."""
     agent = make_agent("ppo", "contract_rummy", options)
     assert agent.net.name == f"contract_rummy checkpoint {checkpoint(path)}"
+
+
+def test_rummy_ppo_under_the_default_rules_is_the_match_policy():
+    """Rummy commits the one-round policy as its main file and the match's (train_dmc, gated over the
+    rule-based agent) in ``default_rules/``: ``ppo`` under the default options loads the latter."""
+    agent = make_agent("ppo", "rummy", {})
+    assert agent.net.name == f"rummy checkpoint {checkpoint('rummy/default_rules/policy_fp16.pt')}"
 
 
 def test_ppo_spec_with_options_no_policy_was_trained_on_loads_the_main_file():

@@ -32,11 +32,20 @@ def stall_in_second_chunk(game, options, specs, labels, seed, tasks):
     return tournament._play_chunk(game, options, specs, labels, seed, tasks)
 
 
+def exit_after_reports(*args) -> None:
+    """Exit abruptly once the progress reports already sent have reached the driver (the queue's
+    feeder thread flushed): the chunk's start report is not lost with the process."""
+    queue = tournament._PROGRESS[0]
+    queue.close()
+    queue.join_thread()
+    os._exit(3)
+
+
 def die_in_second_chunk(game, options, specs, labels, seed, tasks):
     """``_play_chunk`` whose worker exits abruptly in the second chunk (once the first is logged)."""
     if tasks[0][0] == 2:
         _first_chunk_logged()
-        tournament.play_game = lambda *args: os._exit(3)  # this worker process only
+        tournament.play_game = exit_after_reports  # this worker process only
     return tournament._play_chunk(game, options, specs, labels, seed, tasks)
 
 

@@ -5,7 +5,7 @@ duplicate-deal tournament (``results.json``), its win share and 95% CI as that f
 the commit and clean tree it ran from, and for a trained policy the checkpoint and its sha256
 (``tests/test_claims.py`` checks each entry against its files). From it this script writes:
 
-- ``docs/results.md``: per game, the best agent of each kind (rule-based, PPO, search) against the
+- ``docs/results.md``: per game, the best agent of each kind (rule-based, learned, search) against the
   rule-based agent, then every other claim;
 - the block of ``README.md`` between ``<!-- claims:begin -->`` and ``<!-- claims:end -->``: one row
   per game.
@@ -37,7 +37,7 @@ RESULTS_PAGE = "docs/results.md"
 README = "README.md"
 BEGIN, END = "<!-- claims:begin -->", "<!-- claims:end -->"
 KINDS = ("rule-based", "ppo", "search")
-KIND_NAMES = {"rule-based": "rule-based", "ppo": "PPO", "search": "search"}
+KIND_NAMES = {"rule-based": "rule-based", "ppo": "learned (`ppo`)", "search": "search"}
 GAMES = {"rummy": "Rummy", "tongits": "Tongits", "i_doubt_it": "I Doubt It",
          "contract_rummy": "Contract Rummy", "ginny_o": "Ginny-O"}
 DECIMALS = 4
@@ -242,10 +242,10 @@ def table_row(claim: dict, agent: str | None = None) -> str:
 
 
 def readme_block(claims: list[dict]) -> str:
-    """The README's rows: per game, the best PPO and search agents against the rule-based agent."""
+    """The README's rows: per game, the best learned and search agents against the rule-based agent."""
     best = best_claims(claims)
     lines = [BEGIN,
-             "| game | best PPO agent vs the rule-based agent | best search agent vs the rule-based agent |",
+             "| game | best learned agent (`ppo`) vs the rule-based agent | best search agent vs the rule-based agent |",
              "|---|---|---|"]
     for game in GAMES:
         cells = []
