@@ -153,15 +153,17 @@ def test_imitation_then_ppo_with_the_factored_head_on_ginny_o(tmp_path):
     assert load_ppo_agent(str(tmp_path / "ppo" / "policy.pt"), "ginny_o").net.config["head"] == "factored"
 
 
-def test_a_flat_ginny_o_checkpoint_from_before_the_factored_head_starts_a_flat_run():
-    """``--init-from`` the committed flat Ginny-O policy (written before the head option existed)
-    builds the same network config as a fresh flat run: the flat head records no action grid."""
-    import os
+def test_a_flat_ginny_o_checkpoint_from_before_the_factored_head_starts_a_flat_run(tmp_path):
+    """``--init-from`` a flat Ginny-O policy written before the head option existed (its model config
+    has no ``head`` or ``action_grid``) builds the same network config as a fresh flat run: the flat
+    head records no action grid."""
     import warnings
     from rummy_env.experiments.checkpoints import start_network
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        "checkpoints", "ginny_o", "policy_fp16.pt")
+    record = policy_record(policy_for_game("ginny_o", 3602, NUM_ACTIONS, "16", 4), "ginny_o", {})
+    record["model_config"] = {k: v for k, v in record["model_config"].items() if k not in ("head", "action_grid")}
+    path = str(tmp_path / "old_flat.pt")
+    atomic_torch_save(record, path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        net = start_network("ginny_o", {}, 3602, NUM_ACTIONS, "256,64", 16, path)
+        net = start_network("ginny_o", {}, 3602, NUM_ACTIONS, "16", 4, path)
     assert net.config["head"] == "flat" and net.config["action_grid"] is None
