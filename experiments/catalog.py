@@ -69,7 +69,7 @@ def ladder_lines(game: str, entries: list[dict]) -> list[str]:
         lo, hi = c["ci"]
         where = "above par" if lo > c["par"] else "below par" if hi < c["par"] else "only at par"
         lines.append(f"  {name:14} {c['agent']}: win share {c['win_share']:.3f} [{lo:.3f}, {hi:.3f}], par "
-                     f"{c['par']:.3f}: {where} ({c['games']} games of {c['unit']}, deal seed {c['seed']}, "
+                     f"{c['par']:.3f}: {where} ({c['games']} games, unit: {c['unit']}; deal seed {c['seed']}, "
                      f"{c['cost_per_decision']:.4f} s per decision; claim {c['id']})")
     return lines
 
