@@ -221,3 +221,18 @@ def play_greedy(net, game: str, options: dict, spec: str, episodes: int, run_see
         _, done = arena.step(ids, actions)
         live[ids[done]] = False
     return arena.take_episodes()
+
+
+def greedy_eval_rows(net, game: str, options: dict, specs: list[str], episodes: int, run_seed: int, update: int,
+                     global_step: int) -> list[dict]:
+    """The greedy ``net`` against each of ``specs``, ``episodes`` games each (:func:`play_greedy`): a
+    row per opponent with the update, the learner decisions so far, the games, win share, mean return
+    and mean length, as ``eval.csv`` keeps them."""
+    rows = []
+    for spec in specs:
+        eps = play_greedy(net, game, options, spec, episodes, run_seed, update)
+        rows.append({"update": update, "global_step": global_step, "opponent": spec,
+                     "episodes": len(eps), "win_share": float(np.mean([e[2] for e in eps])),
+                     "mean_return": float(np.mean([e[1] for e in eps])),
+                     "mean_length": float(np.mean([e[3] for e in eps]))})
+    return rows

@@ -237,6 +237,28 @@ def plot_curves(run_dir: str, train_rows: list[dict], eval_rows: list[dict], tit
     plt.close(fig)
 
 
+def write_summary(trainer, args) -> None:
+    """``summary.json`` of a finished training run: what it trained, how far, its last evaluation,
+    its arguments and provenance (``trainer``: a ``train_ppo`` or ``train_dmc`` Trainer)."""
+    io.write_json(os.path.join(trainer.run_dir, "summary.json"), {
+        "game": trainer.key, "options": trainer.options, "update": trainer.update,
+        "global_step": trainer.global_step, "env_steps": trainer.env_steps, "time_s": round(trainer.elapsed, 2),
+        "last_eval": last_evals(trainer), "args": dataclasses.asdict(args), **io.provenance()})
+
+
+def last_evals(trainer) -> list[dict]:
+    """The rows of a run's last evaluation, one per opponent."""
+    return trainer.eval_rows[-len(trainer.eval_specs):] if trainer.eval_rows else []
+
+
+def print_outcome(trainer) -> None:
+    """The closing lines of a training run: its last evaluation and the files it wrote."""
+    for row in last_evals(trainer):
+        print(f"update {row['update']} step {row['global_step']}: greedy win share vs {row['opponent']} "
+              f"{row['win_share']:.3f} over {row['episodes']} games")
+    print(f"wrote {trainer.run_dir}/(checkpoint.pt, policy.pt, train.csv, eval.csv, learning_curve.png, summary.json)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``python -m rummy_env.experiments.checkpoints``."""
     import argparse

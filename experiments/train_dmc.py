@@ -51,11 +51,10 @@ from typing import ClassVar
 import numpy as np
 import torch
 
-from rummy_env.experiments import io
-from rummy_env.experiments.arena import Arena, eval_opponents, opponent_mix, play_greedy
-from rummy_env.experiments.checkpoints import (load_run, plot_curves, policy_record,
-                                               random_states, restore_random_states, save_run, seed_globals,
-                                               start_network, write_logs)
+from rummy_env.experiments.arena import Arena, eval_opponents, greedy_eval_rows, opponent_mix
+from rummy_env.experiments.checkpoints import (load_run, plot_curves, policy_record, print_outcome, random_states,
+                                               restore_random_states, save_run, seed_globals, start_network,
+                                               write_logs, write_summary)
 from rummy_env.experiments.dataclass_args import SelfPlayArgs, dataclass_parser, parse_dataclass
 from rummy_env.experiments.options import parse_env_options
 from rummy_env.registry import game_key
@@ -221,6 +220,10 @@ class Trainer:
                 losses.append(loss.item())
         return float(np.mean(losses)) if losses else float("nan")
 
+    @property
+    def env_steps(self) -> int:
+        return self.arena.env_steps
+
     def train_one_update(self) -> dict:
         start = time.perf_counter()
         inputs, moves, returns = self.collect()
@@ -239,13 +242,8 @@ class Trainer:
 
     def evaluate(self) -> list[dict]:
         """Greedy gated policy vs each eval opponent, ``eval_episodes`` games each, seats rotating."""
-        rows = []
-        for spec in self.eval_specs:
-            eps = play_greedy(self.net, self.key, self.options, spec, self.args.eval_episodes, self.args.seed,
-                              self.update)
-            rows.append({"update": self.update, "global_step": self.global_step, "opponent": spec,
-                         "episodes": len(eps), "win_share": float(np.mean([e[2] for e in eps])),
-                         "mean_return": float(np.mean([e[1] for e in eps]))})
+        rows = greedy_eval_rows(self.net, self.key, self.options, self.eval_specs, self.args.eval_episodes,
+                                self.args.seed, self.update, self.global_step)
         self.eval_rows.extend(rows)
         return rows
 
@@ -294,20 +292,13 @@ def train(args: Args) -> Trainer:
                                                          for e in evals}})
     bar.close()
     plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
-    io.write_json(os.path.join(trainer.run_dir, "summary.json"), {
-        "game": trainer.key, "options": trainer.options, "update": trainer.update,
-        "global_step": trainer.global_step, "env_steps": trainer.arena.env_steps, "time_s": round(trainer.elapsed, 2),
-        "last_eval": trainer.eval_rows[-len(trainer.eval_specs):] if trainer.eval_rows else [],
-        "args": dataclasses.asdict(args), **io.provenance()})
+    write_summary(trainer, args)
     return trainer
 
 
 def main(argv: list[str] | None = None) -> None:
     trainer = train(parse_dataclass(Args, argv, __doc__))
-    for row in trainer.eval_rows[-len(trainer.eval_specs):]:
-        print(f"update {row['update']} step {row['global_step']}: greedy win share vs {row['opponent']} "
-              f"{row['win_share']:.3f} over {row['episodes']} games")
-    print(f"wrote {trainer.run_dir}/(checkpoint.pt, policy.pt, train.csv, eval.csv, learning_curve.png, summary.json)")
+    print_outcome(trainer)
 
 
 if __name__ == "__main__":  # runs as `rummy-env train-dmc`

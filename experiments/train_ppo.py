@@ -50,7 +50,6 @@ same arguments give the same parameters (on one thread: ``--torch-threads 1``, t
 from __future__ import annotations
 
 import copy
-import dataclasses
 import os
 import pickle
 import sys
@@ -63,10 +62,9 @@ import torch
 from torch import nn
 
 from rummy_env.agents.policy_net import masked_distribution
-from rummy_env.experiments import io
-from rummy_env.experiments.arena import Arena, eval_opponents, opponent_mix, play_greedy
-from rummy_env.experiments.checkpoints import (plot_curves, resume_trainer, save_trainer, seed_globals,
-                                               start_network, write_logs)
+from rummy_env.experiments.arena import Arena, eval_opponents, greedy_eval_rows, opponent_mix
+from rummy_env.experiments.checkpoints import (plot_curves, print_outcome, resume_trainer, save_trainer,
+                                               seed_globals, start_network, write_logs, write_summary)
 from rummy_env.experiments.dataclass_args import SelfPlayArgs, dataclass_parser, parse_dataclass
 from rummy_env.experiments.measure_policy import measure
 from rummy_env.experiments.options import parse_env_options
@@ -316,14 +314,8 @@ class Trainer:
 
     def evaluate(self) -> list[dict]:
         """Greedy policy vs each eval opponent, ``eval_episodes`` games each, seats rotating."""
-        rows = []
-        for spec in self.eval_specs:
-            eps = play_greedy(self.net, self.key, self.options, spec, self.args.eval_episodes, self.args.seed,
-                              self.update)
-            rows.append({"update": self.update, "global_step": self.global_step, "opponent": spec,
-                         "episodes": len(eps), "win_share": float(np.mean([e[2] for e in eps])),
-                         "mean_return": float(np.mean([e[1] for e in eps])),
-                         "mean_length": float(np.mean([e[3] for e in eps]))})
+        rows = greedy_eval_rows(self.net, self.key, self.options, self.eval_specs, self.args.eval_episodes,
+                                self.args.seed, self.update, self.global_step)
         self.eval_rows.extend(rows)
         return rows
 
@@ -362,11 +354,7 @@ def train(args: Args) -> Trainer:
     bar.close()
     if trainer.train_rows:
         plot_curves(trainer.run_dir, trainer.train_rows, trainer.eval_rows, title)
-    io.write_json(os.path.join(trainer.run_dir, "summary.json"), {
-        "game": trainer.key, "options": trainer.options, "update": trainer.update,
-        "global_step": trainer.global_step, "env_steps": trainer.env_steps, "time_s": round(trainer.elapsed, 2),
-        "last_eval": trainer.eval_rows[-len(trainer.eval_specs):] if trainer.eval_rows else [],
-        "args": dataclasses.asdict(args), **io.provenance()})
+    write_summary(trainer, args)
     return trainer
 
 
@@ -376,10 +364,7 @@ def main(argv: list[str] | None = None) -> None:
         measure(args)
         return
     trainer = train(args)
-    for row in trainer.eval_rows[-len(trainer.eval_specs):]:
-        print(f"update {row['update']} step {row['global_step']}: greedy win share vs {row['opponent']} "
-              f"{row['win_share']:.3f} over {row['episodes']} games")
-    print(f"wrote {trainer.run_dir}/(checkpoint.pt, policy.pt, train.csv, eval.csv, learning_curve.png, summary.json)")
+    print_outcome(trainer)
 
 
 if __name__ == "__main__":  # runs as `rummy-env train`
