@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 
 LLM_KEYS = ("model", "base_url", "temperature", "retries", "timeout", "fallback")
-ISMCTS_KEYS = ("seconds", "rollout", "c", "bias", "depth", "value", "claims", "moves", "candidates", "credit",
-               "tree", "gate", "baseline")
+ISMCTS_KINDS = {"seconds": float, "rollout": str, "c": float, "bias": float, "depth": int, "value": str,
+                "claims": str, "moves": str, "candidates": int, "credit": str, "tree": int, "gate": float,
+                "baseline": str}
+"""The keys of an ``ismcts`` spec and the kind of each value."""
 PIMC_KINDS = {"screen": int, "candidates": int, "z": float, "points": float, "depth": int, "value": str,
               "base": str, "claims": str, "moves": str}
 """The keys of a ``pimc`` spec and the kind of each value (``depth`` may also be ``turn``)."""
@@ -32,6 +34,27 @@ def family_parts(spec: str, family: str) -> list[str]:
     return parts[1:]
 
 
+def keyword_parts(spec: str, family: str, count: str, kinds: dict[str, type], hint: str,
+                  words: dict[str, str] | None = None) -> dict:
+    """The parts of a ``family[:N][:key=value...]`` spec as keyword arguments: the bare number ``N``
+    as ``count``, each ``key=value`` as the kind ``kinds[key]`` says (``words``: a key that also takes
+    one word, e.g. pimc's ``depth=turn``); ``ValueError`` naming the spec for an unknown key or a
+    value that is not a number (``hint``: the family's numeric parts)."""
+    words = words or {}
+    kwargs: dict = {}
+    for part in family_parts(spec, family):
+        key, sep, value = part.partition("=")
+        if not sep:
+            kwargs[count] = spec_number(spec, part, int, hint)
+        elif kinds.get(key) is str or words.get(key) == value:
+            kwargs[key] = value
+        elif key in kinds:
+            kwargs[key] = spec_number(spec, value, kinds[key], hint)
+        else:
+            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} (keys: {', '.join(kinds)})")
+    return kwargs
+
+
 def parse_ismcts_spec(spec: str) -> dict:
     """Keyword arguments of :class:`rummy_env.agents.ismcts.ISMCTSAgent` from a spec
     ``ismcts[:N][:key=value...]``: ``N`` iterations per decision, keys ``seconds`` (a time budget per
@@ -41,27 +64,11 @@ def parse_ismcts_spec(spec: str) -> dict:
     and ``candidates`` (the rule-based agent's whole moves at the root), ``credit`` (``return`` or
     ``win``), ``tree`` (the tree's depth in the seat's decisions), ``gate`` (standard errors a
     departure from the rule-based move needs) and ``baseline`` (``rule``: paired returns)."""
-    hint = "ismcts:N iterations, seconds=S, c=C"
-    kwargs: dict = {}
-    for part in family_parts(spec, "ismcts"):
-        key, sep, value = part.partition("=")
-        if not sep:
-            kwargs["iterations"] = spec_number(spec, part, int, hint)
-        elif key == "seconds":
-            kwargs["seconds"] = spec_number(spec, value, float, hint)
-            kwargs.setdefault("iterations", None)
-        elif key == "rollout":
-            kwargs["rollout"] = value
-        elif key == "c":
-            kwargs["exploration"] = spec_number(spec, value, float, hint)
-        elif key in ("bias", "depth", "gate"):
-            kwargs[key] = spec_number(spec, value, int if key == "depth" else float, hint)
-        elif key in ("value", "claims", "moves", "credit", "baseline"):
-            kwargs[key] = value
-        elif key in ("candidates", "tree"):
-            kwargs[key] = spec_number(spec, value, int, hint)
-        else:
-            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} (keys: {', '.join(ISMCTS_KEYS)})")
+    kwargs = keyword_parts(spec, "ismcts", "iterations", ISMCTS_KINDS, "ismcts:N iterations, seconds=S, c=C")
+    if "c" in kwargs:
+        kwargs["exploration"] = kwargs.pop("c")
+    if "seconds" in kwargs:
+        kwargs.setdefault("iterations", None)
     return kwargs
 
 
@@ -69,19 +76,8 @@ def parse_pimc_spec(spec: str) -> dict:
     """Keyword arguments of :class:`rummy_env.agents.pimc.PIMCAgent` from
     ``pimc[:W][:screen=S][:candidates=K][:z=Z][:points=P][:value=V][:depth=D|turn]...`` (``W`` test
     worlds per decision)."""
-    hint = "pimc:W test worlds, screen=S, candidates=K, z=Z, points=P, depth=D"
-    kwargs: dict = {}
-    for part in family_parts(spec, "pimc"):
-        key, sep, value = part.partition("=")
-        if not sep:
-            kwargs["worlds"] = spec_number(spec, part, int, hint)
-        elif PIMC_KINDS.get(key) is str or (key, value) == ("depth", "turn"):
-            kwargs[key] = value
-        elif key in PIMC_KINDS:
-            kwargs[key] = spec_number(spec, value, PIMC_KINDS[key], hint)
-        else:
-            raise ValueError(f"agent spec {spec!r}: unknown key {key!r} (keys: {', '.join(PIMC_KINDS)})")
-    return kwargs
+    return keyword_parts(spec, "pimc", "worlds", PIMC_KINDS, "pimc:W test worlds, screen=S, candidates=K, z=Z, points=P, "
+                         "depth=D", words={"depth": "turn"})
 
 
 def parse_llm_spec(spec: str) -> dict:
